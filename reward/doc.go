@@ -1,0 +1,9 @@
+// Package reward holds what every verifier shares: the Prompt it judges, the
+// Verdict it returns (a score, an information block and the spans of the
+// response it looked at), the Verifier interface and a registry of verifier
+// factories by name.
+//
+// A verdict's spans are byte ranges of the response text. Credit assignment
+// needs them on tokens: TokenStrengths maps them through a tokenizer's byte
+// offsets.
+package reward

@@ -1,0 +1,94 @@
+package reward
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Prompt is one question put to the policy. Tasks create prompts; verifiers
+// read them. Text never contains an information block: blocks are appended by
+// task.Compose when a prompt is rendered for warm-up or replay.
+type Prompt struct {
+	ID   string // unique within a task (train and test splits never share one)
+	Text string // what the policy is asked
+	Ref  any    // the task's own reference (answer, schema, database …), for its verifiers
+}
+
+// Verdict is a verifier's judgement of one response.
+type Verdict struct {
+	Score float64 // the reward, usually in [0, 1]
+	Info  string  // the information block: format description, the error raised, the reference
+	Spans []Span  // the parts of the response this score depends on, as byte ranges
+	// Reason says why the score is what it is when that is not obvious (an
+	// error, a time-out, a rejected query). It is logged, never shown to the policy.
+	Reason string
+}
+
+// Span is a byte range [Start, End) of a response with a strength (0 means 1).
+type Span struct {
+	Start, End int
+	Strength   float64
+}
+
+// Weight is the span's strength, with the default of 1 for an unset strength.
+func (s Span) Weight() float64 {
+	if s.Strength == 0 {
+		return 1
+	}
+	return s.Strength
+}
+
+// Verifier scores a response to a prompt. Verify must honour ctx: it is
+// called with a per-verdict time limit.
+type Verifier interface {
+	Name() string
+	Verify(ctx context.Context, p Prompt, response string) (Verdict, error)
+}
+
+// Factory builds a verifier from a spec, a comma-separated list of key=value
+// pairs (for example "url=http://localhost:8000/v1,model=judge").
+type Factory func(spec string) (Verifier, error)
+
+// The registry is filled by init functions and only read afterwards, like
+// database/sql's drivers.
+var registry = struct {
+	sync.Mutex
+	f map[string]Factory
+}{f: map[string]Factory{}}
+
+// Register adds a verifier kind. A duplicate name is a programming error and panics.
+func Register(name string, f Factory) {
+	registry.Lock()
+	defer registry.Unlock()
+	if _, dup := registry.f[name]; dup {
+		panic(fmt.Sprintf("reward: verifier %q registered twice", name))
+	}
+	registry.f[name] = f
+}
+
+// New builds the verifier registered under name from spec. An unknown name's
+// error lists the known ones.
+func New(name, spec string) (Verifier, error) {
+	registry.Lock()
+	f, ok := registry.f[name]
+	registry.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown verifier %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return f(spec)
+}
+
+// Names lists the registered verifier kinds in sorted order.
+func Names() []string {
+	registry.Lock()
+	defer registry.Unlock()
+	names := make([]string, 0, len(registry.f))
+	for n := range registry.f {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

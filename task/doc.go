@@ -1,0 +1,6 @@
+// Package task defines what a multi-reward task is: a seeded prompt
+// generator with disjoint train and test splits, demonstrations for
+// supervised warm-up, and one verifier per reward. Tasks live in
+// sub-packages (toolcall, sql, ifeval, arith) and register themselves by
+// name; programs import them for their side effect, as with image formats.
+package task

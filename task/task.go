@@ -1,0 +1,147 @@
+package task
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/credo-rl/credo/reward"
+)
+
+// Prompt is the question put to the policy (see reward.Prompt).
+type Prompt = reward.Prompt
+
+// Split selects the training or the held-out prompts. The two never share a
+// prompt.
+type Split int
+
+const (
+	Train Split = iota
+	Test
+)
+
+func (s Split) String() string {
+	if s == Test {
+		return "test"
+	}
+	return "train"
+}
+
+// Task is a prompt generator with its rewards.
+type Task interface {
+	Name() string
+	// Prompt returns prompt i of a split. The same task configuration and i
+	// always give the same prompt, so a resumed run sees the same data.
+	Prompt(split Split, i int) Prompt
+	// Rewards lists the task's verifiers, in reward order.
+	Rewards() []reward.Verifier
+	// Demos returns n demonstrations for supervised warm-up, seeded.
+	Demos(n int, seed uint64, c DemoConfig) []Demo
+}
+
+// Demo is one supervised warm-up example.
+type Demo struct {
+	Prompt   string   // the prompt text, possibly followed by information blocks (see Compose)
+	Response string   // what the policy should answer
+	Flaws    []string // names of the rewards this demonstration breaks on purpose
+}
+
+// DemoConfig controls how demonstrations are made.
+type DemoConfig struct {
+	// FlawRate is, per reward name, the share of demonstrations that break
+	// that reward in a realistic way. A missing name uses DefaultFlawRate.
+	FlawRate map[string]float64
+	// DefaultFlawRate is the flaw rate for rewards FlawRate does not name.
+	DefaultFlawRate float64
+	// BlockRate is the share of demonstrations whose prompt also carries
+	// some of the rewards' information blocks, which the response follows.
+	BlockRate float64
+}
+
+// DefaultDemoConfig flaws 15% of demonstrations per reward (enough for a
+// warmed-up policy to still have something to learn) and gives 30% of them
+// information blocks (enough for the policy to learn to read them).
+func DefaultDemoConfig() DemoConfig {
+	return DemoConfig{DefaultFlawRate: 0.15, BlockRate: 0.3}
+}
+
+// Rate is the flaw rate of the named reward.
+func (c DemoConfig) Rate(name string) float64 {
+	if r, ok := c.FlawRate[name]; ok {
+		return r
+	}
+	return c.DefaultFlawRate
+}
+
+// Step is one reasoning step of a response, for process reward models.
+type Step struct {
+	Start, End int  // byte range in the response, separator excluded
+	Correct    bool // the step's exact label
+}
+
+// StepLabeler is an optional capability of tasks whose responses split into
+// steps with exact labels (arith). Find it by type assertion.
+type StepLabeler interface {
+	Steps(p Prompt, response string) []Step
+}
+
+// Compose renders a prompt followed by information blocks, in order, each
+// on its own paragraph. Empty blocks are left out. Warm-up and replay both
+// use it, so the policy sees blocks in one format.
+func Compose(prompt string, blocks []string) string {
+	var b strings.Builder
+	b.WriteString(prompt)
+	for _, blk := range blocks {
+		if blk == "" {
+			continue
+		}
+		b.WriteString("\n\n")
+		b.WriteString(blk)
+	}
+	return b.String()
+}
+
+// Config is what every task takes.
+type Config struct {
+	Seed uint64 // drives the prompt generator and any generated data (databases, tools)
+}
+
+// The registry is filled by init functions and only read afterwards.
+var registry = struct {
+	sync.Mutex
+	f map[string]func(Config) (Task, error)
+}{f: map[string]func(Config) (Task, error){}}
+
+// Register adds a task constructor. A duplicate name panics.
+func Register(name string, f func(Config) (Task, error)) {
+	registry.Lock()
+	defer registry.Unlock()
+	if _, dup := registry.f[name]; dup {
+		panic(fmt.Sprintf("task: %q registered twice", name))
+	}
+	registry.f[name] = f
+}
+
+// New builds the named task. An unknown name's error lists the known ones.
+func New(name string, c Config) (Task, error) {
+	registry.Lock()
+	f, ok := registry.f[name]
+	registry.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown task %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return f(c)
+}
+
+// Names lists the registered tasks in sorted order.
+func Names() []string {
+	registry.Lock()
+	defer registry.Unlock()
+	names := make([]string, 0, len(registry.f))
+	for n := range registry.f {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
