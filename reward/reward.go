@@ -25,6 +25,10 @@ type Verdict struct {
 	// Reason says why the score is what it is when that is not obvious (an
 	// error, a time-out, a rejected query). It is logged, never shown to the policy.
 	Reason string
+	// Skip says the reward does not apply to this prompt (an ifeval
+	// constraint kind the prompt does not have). Score is then 0; credit
+	// sees no variance and metrics leave the verdict out of the reward's mean.
+	Skip bool
 }
 
 // Span is a byte range [Start, End) of a response with a strength (0 means 1).

@@ -105,6 +105,9 @@ func Compose(prompt string, blocks []string) string {
 // Config is what every task takes.
 type Config struct {
 	Seed uint64 // drives the prompt generator and any generated data (databases, tools)
+	// Dir is where a task may write generated data (the sql task's
+	// database). Empty means a fresh temporary directory.
+	Dir string
 }
 
 // The registry is filled by init functions and only read afterwards.
