@@ -1,0 +1,381 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	_ "github.com/gomlx/compute/gobackend" // the pure-Go backend: no C libraries to install
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+	"github.com/gomlx/gomlx/core/tensors"
+)
+
+// Model is a transformer's configuration and weights on a backend, with
+// the batched forward functions the rest of credo needs. A Model is not
+// safe for concurrent use: the training loop owns it.
+type Model struct {
+	Config  Config
+	backend compute.Backend
+	specs   []ParamSpec
+	params  []*tensors.Tensor // in Config.Params order
+
+	mu    sync.Mutex
+	execs map[string]*Exec // compiled graphs by purpose; each caches its own shapes
+}
+
+// New creates a model with fresh weights drawn from seed.
+func New(c Config, seed uint64) (*Model, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	data := initParams(c, seed)
+	return fromData(c, data)
+}
+
+func fromData(c Config, data [][]float32) (*Model, error) {
+	backend, err := compute.New()
+	if err != nil {
+		return nil, fmt.Errorf("start compute backend: %w", err)
+	}
+	m := &Model{Config: c, backend: backend, specs: c.Params(), execs: map[string]*Exec{}}
+	for i, p := range m.specs {
+		if len(data[i]) != p.Size() {
+			return nil, fmt.Errorf("tensor %s: %d values for shape %v", p.Name, len(data[i]), p.Shape)
+		}
+		m.params = append(m.params, tensors.FromFlatDataAndDimensions(data[i], p.Shape...))
+	}
+	return m, nil
+}
+
+// Backend is the compute backend the model runs on.
+func (m *Model) Backend() compute.Backend { return m.backend }
+
+// Specs lists the model's weights in graph order.
+func (m *Model) Specs() []ParamSpec { return m.specs }
+
+// ParamData copies the weights to the host, in Specs order.
+func (m *Model) ParamData() [][]float32 {
+	out := make([][]float32, len(m.params))
+	for i, t := range m.params {
+		out[i] = tensors.MustCopyFlatData[float32](t)
+	}
+	return out
+}
+
+// SetParamData replaces the weights, in Specs order.
+func (m *Model) SetParamData(data [][]float32) error {
+	if len(data) != len(m.specs) {
+		return fmt.Errorf("set weights: %d tensors for %d parameters", len(data), len(m.specs))
+	}
+	for i, p := range m.specs {
+		if len(data[i]) != p.Size() {
+			return fmt.Errorf("set weights: tensor %s has %d values, want %d", p.Name, len(data[i]), p.Size())
+		}
+	}
+	for i, p := range m.specs {
+		m.params[i].FinalizeAll()
+		m.params[i] = tensors.FromFlatDataAndDimensions(data[i], p.Shape...)
+	}
+	return nil
+}
+
+// exec returns the compiled graph registered under name, building it once.
+func (m *Model) exec(name string, build func() (*Exec, error)) (*Exec, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e, ok := m.execs[name]; ok {
+		return e, nil
+	}
+	e, err := build()
+	if err != nil {
+		return nil, fmt.Errorf("build %s graph: %w", name, err)
+	}
+	e.SetMaxCache(256) // one entry per batch shape; shapes are bucketed
+	m.execs[name] = e
+	return e, nil
+}
+
+// paramArgs returns the weights as graph arguments.
+func (m *Model) paramArgs() []any {
+	args := make([]any, len(m.params))
+	for i, t := range m.params {
+		args[i] = t
+	}
+	return args
+}
+
+// bucket rounds a sequence length up so that a handful of compiled graphs
+// serve every batch: multiples of 16 up to 128, then of 64.
+func bucket(n int) int {
+	switch {
+	case n <= 16:
+		return 16
+	case n <= 128:
+		return (n + 15) / 16 * 16
+	default:
+		return (n + 63) / 64 * 64
+	}
+}
+
+// padded packs sequences into a right-padded [B, T] array (T bucketed).
+func padded(seqs [][]int32, pad int32) ([][]int32, int) {
+	T := 0
+	for _, s := range seqs {
+		T = max(T, len(s))
+	}
+	T = bucket(T)
+	out := make([][]int32, len(seqs))
+	for i, s := range seqs {
+		row := make([]int32, T)
+		copy(row, s)
+		for j := len(s); j < T; j++ {
+			row[j] = pad
+		}
+		out[i] = row
+	}
+	return out, T
+}
+
+func (m *Model) checkTokens(seqs [][]int32) error {
+	if len(seqs) == 0 {
+		return fmt.Errorf("empty batch")
+	}
+	for i, s := range seqs {
+		if len(s) > m.Config.MaxPositionEmbeddings {
+			return fmt.Errorf("sequence %d has %d tokens, more than the model's context of %d", i, len(s), m.Config.MaxPositionEmbeddings)
+		}
+		for _, t := range s {
+			if t < 0 || int(t) >= m.Config.VocabSize {
+				return fmt.Errorf("sequence %d: token id %d outside the vocabulary [0, %d)", i, t, m.Config.VocabSize)
+			}
+		}
+	}
+	return nil
+}
+
+// splitParams separates the weight nodes from the other inputs of a graph
+// built by NewExec with a slice of inputs.
+func (m *Model) splitParams(inputs []*Node) (*weights, []*Node) {
+	n := len(m.specs)
+	return bindWeights(m.Config, inputs[:n]), inputs[n:]
+}
+
+// LogProbs returns, for each sequence, the log-probability of every token
+// after the first given the tokens before it: out[i][t] = log p(s[t+1] | s[≤t]).
+func (m *Model) LogProbs(ctx context.Context, seqs [][]int32) ([][]float32, error) {
+	if m.Config.NumLabels > 0 {
+		return nil, fmt.Errorf("log-probs: the model has a scoring head, not a language-model head")
+	}
+	if err := m.checkTokens(seqs); err != nil {
+		return nil, fmt.Errorf("log-probs: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e, err := m.exec("logprobs", func() (*Exec, error) {
+		return NewExec(m.backend, func(inputs []*Node) *Node {
+			w, rest := m.splitParams(inputs)
+			tokens := rest[0] // [B, T]
+			lp, _ := tokenLogProbs(m.Config, w, tokens)
+			return lp // [B, T-1]
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	pad, _ := padded(seqs, 0)
+	out, err := e.Call(append(m.paramArgs(), pad)...)
+	if err != nil {
+		return nil, fmt.Errorf("log-probs: %w", err)
+	}
+	flat := tensors.MustCopyFlatData[float32](out[0])
+	out[0].FinalizeAll()
+	T := len(pad[0]) - 1
+	res := make([][]float32, len(seqs))
+	for i, s := range seqs {
+		n := max(len(s)-1, 0)
+		res[i] = append([]float32(nil), flat[i*T:i*T+n]...)
+	}
+	return res, nil
+}
+
+// tokenLogProbs computes log p(tokens[:, t+1] | tokens[:, ≤t]) [B, T−1] and
+// the entropy of each of those predictions [B, T−1].
+func tokenLogProbs(c Config, w *weights, tokens *Node) (logp, entropy *Node) {
+	T := tokens.Shape().Dimensions[1]
+	in := Slice(tokens, AxisRange(), AxisRange(0, T-1)) // [B, T-1]
+	tgt := Slice(tokens, AxisRange(), AxisRange(1, T))  // [B, T-1]
+	h := forward(c, w, embedTokens(w, in), sequenceInputs(c, in), nil)
+	logits := headLogits(w, h)                         // [B, T-1, V]
+	all := LogSoftmax(logits, -1)                      // [B, T-1, V]
+	onehot := OneHot(tgt, c.VocabSize, dtypes.Float32) // [B, T-1, V]
+	logp = ReduceSum(Mul(all, onehot), -1)             // [B, T-1]
+	p := StopGradient(Exp(all))
+	entropy = Neg(ReduceSum(Mul(p, StopGradient(all)), -1)) // [B, T-1]
+	return logp, entropy
+}
+
+// Distributions returns, for each sequence and each position t ≥ from[i],
+// the next-token distribution from which s[t] is predicted, that is
+// p(· | s[<t]): out[i] has len(s) − from[i] rows of VocabSize
+// probabilities. from[i] must be at least 1 (the first token has no
+// prediction). Replay compares two of these for the same response.
+func (m *Model) Distributions(ctx context.Context, seqs [][]int32, from []int) ([][][]float32, error) {
+	if m.Config.NumLabels > 0 {
+		return nil, fmt.Errorf("distributions: the model has a scoring head, not a language-model head")
+	}
+	if len(from) != len(seqs) {
+		return nil, fmt.Errorf("distributions: %d start positions for %d sequences", len(from), len(seqs))
+	}
+	for i, f := range from {
+		if f < 1 || f > len(seqs[i]) {
+			return nil, fmt.Errorf("distributions: start %d outside [1, %d] for sequence %d", f, len(seqs[i]), i)
+		}
+	}
+	if err := m.checkTokens(seqs); err != nil {
+		return nil, fmt.Errorf("distributions: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e, err := m.exec("probs", func() (*Exec, error) {
+		return NewExec(m.backend, func(inputs []*Node) *Node {
+			w, rest := m.splitParams(inputs)
+			tokens := rest[0] // [B, T]
+			h := forward(m.Config, w, embedTokens(w, tokens), sequenceInputs(m.Config, tokens), nil)
+			return Softmax(headLogits(w, h), -1) // [B, T, V]
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	pad, T := padded(seqs, 0)
+	out, err := e.Call(append(m.paramArgs(), pad)...)
+	if err != nil {
+		return nil, fmt.Errorf("distributions: %w", err)
+	}
+	flat := tensors.MustCopyFlatData[float32](out[0])
+	out[0].FinalizeAll()
+	V := m.Config.VocabSize
+	res := make([][][]float32, len(seqs))
+	for i, s := range seqs {
+		rows := make([][]float32, 0, len(s)-from[i])
+		for t := from[i]; t < len(s); t++ {
+			off := (i*T + t - 1) * V // the prediction made at position t−1
+			rows = append(rows, flat[off:off+V:off+V])
+		}
+		res[i] = rows
+	}
+	return res, nil
+}
+
+// EmbeddingGradient scores sequences with the model's scoring head
+// (num_labels > 0, label 0) and differentiates the weighted sum of scores
+// S = Σ_{i,t} sel[i][t] · score[i][t] with respect to the input embeddings
+// in one backward pass. It returns the scores [N][T_i], the embeddings e
+// and the gradients ∂S/∂e, both [N][T_i][D]. sel[i] has len(seqs[i]) entries.
+func (m *Model) EmbeddingGradient(ctx context.Context, seqs [][]int32, sel [][]float32) (scores [][]float32, emb, grad [][][]float32, err error) {
+	if m.Config.NumLabels == 0 {
+		return nil, nil, nil, fmt.Errorf("embedding gradient: the model has no scoring head (num_labels is 0)")
+	}
+	if len(sel) != len(seqs) {
+		return nil, nil, nil, fmt.Errorf("embedding gradient: %d selections for %d sequences", len(sel), len(seqs))
+	}
+	for i := range seqs {
+		if len(sel[i]) != len(seqs[i]) {
+			return nil, nil, nil, fmt.Errorf("embedding gradient: sequence %d has %d tokens but %d selection weights", i, len(seqs[i]), len(sel[i]))
+		}
+	}
+	if err := m.checkTokens(seqs); err != nil {
+		return nil, nil, nil, fmt.Errorf("embedding gradient: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	e, err := m.exec("embgrad", func() (*Exec, error) {
+		return NewExec(m.backend, func(inputs []*Node) []*Node {
+			w, rest := m.splitParams(inputs)
+			tokens, weights := rest[0], rest[1] // [B, T], [B, T]
+			x := embedTokens(w, tokens)         // [B, T, D]
+			h := forward(m.Config, w, x, sequenceInputs(m.Config, tokens), nil)
+			logits := headLogits(w, h)                                                     // [B, T, labels]
+			score := Squeeze(Slice(logits, AxisRange(), AxisRange(), AxisRange(0, 1)), -1) // [B, T]
+			S := ReduceAllSum(Mul(score, weights))
+			return []*Node{score, x, Gradient(S, x)[0]}
+		})
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pad, T := padded(seqs, 0)
+	wpad := make([][]float32, len(seqs))
+	for i := range sel {
+		wpad[i] = make([]float32, T)
+		copy(wpad[i], sel[i])
+	}
+	out, err := e.Call(append(m.paramArgs(), pad, wpad)...)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("embedding gradient: %w", err)
+	}
+	defer func() {
+		for _, o := range out {
+			o.FinalizeAll()
+		}
+	}()
+	fs := tensors.MustCopyFlatData[float32](out[0])
+	fe := tensors.MustCopyFlatData[float32](out[1])
+	fg := tensors.MustCopyFlatData[float32](out[2])
+	D := m.Config.HiddenSize
+	for i, s := range seqs {
+		scores = append(scores, fs[i*T:i*T+len(s)])
+		var ei, gi [][]float32
+		for t := range s {
+			off := (i*T + t) * D
+			ei = append(ei, fe[off:off+D:off+D])
+			gi = append(gi, fg[off:off+D:off+D])
+		}
+		emb, grad = append(emb, ei), append(grad, gi)
+	}
+	return scores, emb, grad, nil
+}
+
+// Scores runs the scoring head: out[i][t] is label 0's logit at token t.
+func (m *Model) Scores(ctx context.Context, seqs [][]int32) ([][]float32, error) {
+	if m.Config.NumLabels == 0 {
+		return nil, fmt.Errorf("scores: the model has no scoring head (num_labels is 0)")
+	}
+	if err := m.checkTokens(seqs); err != nil {
+		return nil, fmt.Errorf("scores: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e, err := m.exec("scores", func() (*Exec, error) {
+		return NewExec(m.backend, func(inputs []*Node) *Node {
+			w, rest := m.splitParams(inputs)
+			tokens := rest[0]
+			h := forward(m.Config, w, embedTokens(w, tokens), sequenceInputs(m.Config, tokens), nil)
+			return Squeeze(Slice(headLogits(w, h), AxisRange(), AxisRange(), AxisRange(0, 1)), -1) // [B, T]
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	pad, T := padded(seqs, 0)
+	out, err := e.Call(append(m.paramArgs(), pad)...)
+	if err != nil {
+		return nil, fmt.Errorf("scores: %w", err)
+	}
+	flat := tensors.MustCopyFlatData[float32](out[0])
+	out[0].FinalizeAll()
+	res := make([][]float32, len(seqs))
+	for i, s := range seqs {
+		res[i] = flat[i*T : i*T+len(s) : i*T+len(s)]
+	}
+	return res, nil
+}
+
+var _ = shapes.Make

@@ -1,0 +1,102 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// ParamSpec names one weight tensor with its Hugging Face name and shape.
+// Linear weights keep PyTorch's [out, in] layout, so checkpoints load
+// without transposes.
+type ParamSpec struct {
+	Name  string
+	Shape []int
+	Decay bool    // AdamW decays matrices only (nanoGPT's rule), never norms or biases
+	std   float64 // initial normal std; 0 with ones=false means zeros
+	ones  bool    // RMSNorm gains start at one
+}
+
+// Size is the number of elements.
+func (p ParamSpec) Size() int {
+	n := 1
+	for _, d := range p.Shape {
+		n *= d
+	}
+	return n
+}
+
+// Params lists the model's weights in the fixed order every graph takes them.
+func (c Config) Params() []ParamSpec {
+	D, F, V := c.HiddenSize, c.IntermediateSize, c.VocabSize
+	hd := c.headDim()
+	qOut, kvOut := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
+	const std = 0.02 // HF's initializer_range
+	// Residual projections are scaled down by √(2L) so the residual stream's
+	// variance does not grow with depth (GPT-2, nanoGPT).
+	resStd := std / math.Sqrt(2*float64(c.NumHiddenLayers))
+	ps := []ParamSpec{{Name: "model.embed_tokens.weight", Shape: []int{V, D}, Decay: true, std: std}}
+	for l := range c.NumHiddenLayers {
+		p := fmt.Sprintf("model.layers.%d.", l)
+		ps = append(ps,
+			ParamSpec{Name: p + "input_layernorm.weight", Shape: []int{D}, ones: true},
+			ParamSpec{Name: p + "self_attn.q_proj.weight", Shape: []int{qOut, D}, Decay: true, std: std})
+		if c.qkvBias() {
+			ps = append(ps, ParamSpec{Name: p + "self_attn.q_proj.bias", Shape: []int{qOut}})
+		}
+		ps = append(ps, ParamSpec{Name: p + "self_attn.k_proj.weight", Shape: []int{kvOut, D}, Decay: true, std: std})
+		if c.qkvBias() {
+			ps = append(ps, ParamSpec{Name: p + "self_attn.k_proj.bias", Shape: []int{kvOut}})
+		}
+		ps = append(ps, ParamSpec{Name: p + "self_attn.v_proj.weight", Shape: []int{kvOut, D}, Decay: true, std: std})
+		if c.qkvBias() {
+			ps = append(ps, ParamSpec{Name: p + "self_attn.v_proj.bias", Shape: []int{kvOut}})
+		}
+		ps = append(ps,
+			ParamSpec{Name: p + "self_attn.o_proj.weight", Shape: []int{D, qOut}, Decay: true, std: resStd},
+			ParamSpec{Name: p + "post_attention_layernorm.weight", Shape: []int{D}, ones: true},
+			ParamSpec{Name: p + "mlp.gate_proj.weight", Shape: []int{F, D}, Decay: true, std: std},
+			ParamSpec{Name: p + "mlp.up_proj.weight", Shape: []int{F, D}, Decay: true, std: std},
+			ParamSpec{Name: p + "mlp.down_proj.weight", Shape: []int{D, F}, Decay: true, std: resStd})
+	}
+	ps = append(ps, ParamSpec{Name: "model.norm.weight", Shape: []int{D}, ones: true})
+	switch {
+	case c.NumLabels > 0:
+		ps = append(ps, ParamSpec{Name: "score.weight", Shape: []int{c.NumLabels, D}, Decay: true, std: std})
+	case !c.TieWordEmbeddings:
+		ps = append(ps, ParamSpec{Name: "lm_head.weight", Shape: []int{V, D}, Decay: true, std: std})
+	}
+	return ps
+}
+
+// NumParams counts the model's weights.
+func (c Config) NumParams() int {
+	n := 0
+	for _, p := range c.Params() {
+		n += p.Size()
+	}
+	return n
+}
+
+// initParams draws fresh weights: normal(0, std) matrices, zero biases,
+// unit norm gains. The same seed gives the same weights.
+func initParams(c Config, seed uint64) [][]float32 {
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	specs := c.Params()
+	out := make([][]float32, len(specs))
+	for i, p := range specs {
+		v := make([]float32, p.Size())
+		switch {
+		case p.ones:
+			for j := range v {
+				v[j] = 1
+			}
+		case p.std > 0:
+			for j := range v {
+				v[j] = float32(rng.NormFloat64() * p.std)
+			}
+		}
+		out[i] = v
+	}
+	return out
+}

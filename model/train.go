@@ -1,0 +1,258 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+	"github.com/gomlx/gomlx/core/tensors"
+)
+
+// AdamW is the optimizer's configuration. The update follows PyTorch's
+// torch.optim.AdamW exactly, so the reference test can pin its losses.
+type AdamW struct {
+	Beta1 float64 `json:"beta1"` // 0.9: the usual momentum
+	Beta2 float64 `json:"beta2"` // 0.95: forgets stale curvature faster than 0.999, steadier for small-batch RL
+	Eps   float64 `json:"eps"`   // 1e-8: PyTorch's default
+	// WeightDecay is decoupled decay applied to matrices only (0.1 as in
+	// nanoGPT and most LLM recipes).
+	WeightDecay float64 `json:"weight_decay"`
+	// ClipNorm scales gradients so their global L2 norm is at most this
+	// (1.0, the common choice); 0 disables clipping.
+	ClipNorm float64 `json:"clip_norm"`
+}
+
+// DefaultAdamW returns the defaults documented on AdamW's fields.
+func DefaultAdamW() AdamW {
+	return AdamW{Beta1: 0.9, Beta2: 0.95, Eps: 1e-8, WeightDecay: 0.1, ClipNorm: 1}
+}
+
+// Objective builds a training loss from the log-probabilities the model
+// gives the target tokens. The trainer never knows which loss it runs.
+type Objective interface {
+	// Inputs is the number of per-token float32 arrays the loss reads, each
+	// aligned with the targets ([B, T−1]).
+	Inputs() int
+	// Loss returns the scalar loss and metrics from logp and entropy
+	// [B, T−1] of the target tokens and the extra inputs.
+	Loss(logp, entropy *Node, extra []*Node) (loss *Node, metrics []*Node)
+	// MetricNames names Loss's metrics, in order.
+	MetricNames() []string
+}
+
+// CrossEntropy is supervised fine-tuning's loss: the mean negative
+// log-likelihood of the targets a mask selects,
+// L = −Σ mask·logp / max(Σ mask, 1). Its one input is the mask.
+type CrossEntropy struct{}
+
+func (CrossEntropy) Inputs() int           { return 1 }
+func (CrossEntropy) MetricNames() []string { return []string{"tokens"} }
+func (CrossEntropy) Loss(logp, _ *Node, extra []*Node) (*Node, []*Node) {
+	mask := extra[0]
+	n := ReduceAllSum(mask)
+	loss := Neg(Div(ReduceAllSum(Mul(logp, mask)), Max(n, OnesLike(n))))
+	return loss, []*Node{n}
+}
+
+// Trainer updates a model's weights with AdamW against an objective. It
+// owns the optimizer state; its Step is the only thing that changes the
+// model's weights during training.
+type Trainer struct {
+	m    *Model
+	opt  AdamW
+	obj  Objective
+	mom  []*tensors.Tensor // AdamW first moments, in Specs order
+	vel  []*tensors.Tensor // second moments
+	step int64             // completed (not skipped) updates
+	exec *Exec
+}
+
+// NewTrainer starts an optimizer for m with zero moments.
+func NewTrainer(m *Model, opt AdamW, obj Objective) (*Trainer, error) {
+	if opt.Beta1 < 0 || opt.Beta1 >= 1 || opt.Beta2 < 0 || opt.Beta2 >= 1 || opt.Eps <= 0 || opt.WeightDecay < 0 || opt.ClipNorm < 0 {
+		return nil, fmt.Errorf("invalid AdamW settings %+v: betas must be in [0, 1), eps positive, decay and clip non-negative", opt)
+	}
+	t := &Trainer{m: m, opt: opt, obj: obj}
+	for _, p := range m.specs {
+		t.mom = append(t.mom, tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...))
+		t.vel = append(t.vel, tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...))
+	}
+	return t, nil
+}
+
+// StepStats reports one update.
+type StepStats struct {
+	Loss     float64
+	GradNorm float64 // before clipping
+	// Skipped is true when the loss or a gradient was not finite: the
+	// weights and optimizer state were left untouched.
+	Skipped bool
+	Metrics map[string]float64
+}
+
+// Steps is the number of updates applied so far.
+func (t *Trainer) Steps() int64 { return t.step }
+
+// OptimizerState copies the moments to the host, in Specs order.
+func (t *Trainer) OptimizerState() (mom, vel [][]float32) {
+	for i := range t.mom {
+		mom = append(mom, tensors.MustCopyFlatData[float32](t.mom[i]))
+		vel = append(vel, tensors.MustCopyFlatData[float32](t.vel[i]))
+	}
+	return mom, vel
+}
+
+// SetOptimizerState restores moments and the update count (from a checkpoint).
+func (t *Trainer) SetOptimizerState(mom, vel [][]float32, steps int64) error {
+	if len(mom) != len(t.m.specs) || len(vel) != len(t.m.specs) {
+		return fmt.Errorf("optimizer state: %d/%d tensors for %d parameters", len(mom), len(vel), len(t.m.specs))
+	}
+	for i, p := range t.m.specs {
+		if len(mom[i]) != p.Size() || len(vel[i]) != p.Size() {
+			return fmt.Errorf("optimizer state: tensor %s has the wrong size", p.Name)
+		}
+	}
+	for i, p := range t.m.specs {
+		t.mom[i].FinalizeAll()
+		t.vel[i].FinalizeAll()
+		t.mom[i] = tensors.FromFlatDataAndDimensions(mom[i], p.Shape...)
+		t.vel[i] = tensors.FromFlatDataAndDimensions(vel[i], p.Shape...)
+	}
+	t.step = steps
+	return nil
+}
+
+// packExtra right-pads per-token inputs to [B, T−1].
+func packExtra(seqs [][]int32, extra [][][]float32, T int) ([][][]float32, error) {
+	out := make([][][]float32, len(extra))
+	for j, arr := range extra {
+		if len(arr) != len(seqs) {
+			return nil, fmt.Errorf("input %d has %d rows for %d sequences", j, len(arr), len(seqs))
+		}
+		out[j] = make([][]float32, len(seqs))
+		for i, row := range arr {
+			if len(row) != max(len(seqs[i])-1, 0) {
+				return nil, fmt.Errorf("input %d row %d has %d values for %d targets", j, i, len(row), len(seqs[i])-1)
+			}
+			out[j][i] = make([]float32, T-1)
+			copy(out[j][i], row)
+		}
+	}
+	return out, nil
+}
+
+// Step computes the objective on a batch and applies one AdamW update with
+// learning rate lr. extra[j][i] holds input j for sequence i, one value per
+// target token (len(seqs[i]) − 1). A non-finite loss or gradient skips the
+// update and reports Skipped.
+func (t *Trainer) Step(ctx context.Context, seqs [][]int32, extra [][][]float32, lr float64) (StepStats, error) {
+	if err := t.m.checkTokens(seqs); err != nil {
+		return StepStats{}, fmt.Errorf("train step: %w", err)
+	}
+	if len(extra) != t.obj.Inputs() {
+		return StepStats{}, fmt.Errorf("train step: objective takes %d inputs, got %d", t.obj.Inputs(), len(extra))
+	}
+	if err := ctx.Err(); err != nil {
+		return StepStats{}, err
+	}
+	if t.exec == nil {
+		e, err := NewExec(t.m.backend, t.buildStep)
+		if err != nil {
+			return StepStats{}, fmt.Errorf("train step: %w", err)
+		}
+		e.SetMaxCache(256)
+		t.exec = e
+	}
+	pad, T := padded(seqs, 0)
+	ex, err := packExtra(seqs, extra, T)
+	if err != nil {
+		return StepStats{}, fmt.Errorf("train step: %w", err)
+	}
+	n := int64(t.step + 1)
+	bc1 := 1 - math.Pow(t.opt.Beta1, float64(n))
+	bc2 := 1 - math.Pow(t.opt.Beta2, float64(n))
+	args := make([]any, 0, 3*len(t.m.params)+4+len(ex))
+	for _, group := range [][]*tensors.Tensor{t.m.params, t.mom, t.vel} {
+		for _, x := range group {
+			args = append(args, x)
+		}
+	}
+	args = append(args, float32(lr), float32(lr/bc1), float32(math.Sqrt(bc2)), pad)
+	for _, e := range ex {
+		args = append(args, e)
+	}
+	out, err := t.exec.Call(args...)
+	if err != nil {
+		return StepStats{}, fmt.Errorf("train step: %w", err)
+	}
+	np := len(t.m.params)
+	scalar := func(x *tensors.Tensor) float64 { return float64(tensors.MustCopyFlatData[float32](x)[0]) }
+	rest := out[3*np:]
+	st := StepStats{Loss: scalar(rest[0]), GradNorm: scalar(rest[1]), Skipped: scalar(rest[2]) == 0, Metrics: map[string]float64{}}
+	for i, name := range t.obj.MetricNames() {
+		st.Metrics[name] = scalar(rest[3+i])
+	}
+	for _, x := range rest {
+		x.FinalizeAll()
+	}
+	if st.Skipped {
+		for _, x := range out[:3*np] {
+			x.FinalizeAll()
+		}
+		return st, nil
+	}
+	for i := range np {
+		t.m.params[i].FinalizeAll()
+		t.mom[i].FinalizeAll()
+		t.vel[i].FinalizeAll()
+		t.m.params[i], t.mom[i], t.vel[i] = out[i], out[np+i], out[2*np+i]
+	}
+	t.step++
+	return st, nil
+}
+
+// buildStep is the update graph:
+// inputs: params, moments, velocities, lr, lr/(1−β1ⁿ), √(1−β2ⁿ), tokens [B, T], extra inputs [B, T−1];
+// outputs: new params, moments, velocities, loss, grad norm, finite flag, metrics.
+func (t *Trainer) buildStep(inputs []*Node) []*Node {
+	np := len(t.m.specs)
+	params, mom, vel := inputs[:np], inputs[np:2*np], inputs[2*np:3*np]
+	lr, stepSize, bc2sqrt, tokens := inputs[3*np], inputs[3*np+1], inputs[3*np+2], inputs[3*np+3]
+	extra := inputs[3*np+4:]
+	w := bindWeights(t.m.Config, params)
+	logp, entropy := tokenLogProbs(t.m.Config, w, tokens)
+	loss, metrics := t.obj.Loss(logp, entropy, extra)
+	grads := Gradient(loss, params...)
+
+	sq := ReduceAllSum(Square(grads[0]))
+	for _, g := range grads[1:] {
+		sq = Add(sq, ReduceAllSum(Square(g)))
+	}
+	norm := Sqrt(sq)
+	finite := LogicalAnd(IsFinite(loss), IsFinite(norm))
+	scale := OnesLike(norm)
+	if t.opt.ClipNorm > 0 { // PyTorch's clip_grad_norm_: coef = max/(norm+1e-6), at most 1
+		scale = Min(scale, Div(Scalar(norm.Graph(), dtypes.Float32, t.opt.ClipNorm), AddScalar(norm, 1e-6)))
+	}
+	b1, b2 := t.opt.Beta1, t.opt.Beta2
+	out := make([]*Node, 3*np)
+	for i, p := range params {
+		g := Mul(grads[i], scale)
+		m := Add(MulScalar(mom[i], b1), MulScalar(g, 1-b1))
+		v := Add(MulScalar(vel[i], b2), MulScalar(Square(g), 1-b2))
+		next := p
+		if t.m.specs[i].Decay && t.opt.WeightDecay > 0 { // decoupled decay first, as PyTorch does
+			next = Mul(p, OneMinus(MulScalar(lr, t.opt.WeightDecay)))
+		}
+		denom := AddScalar(Div(Sqrt(v), bc2sqrt), t.opt.Eps)
+		next = Sub(next, Mul(stepSize, Div(m, denom)))
+		// A non-finite step keeps everything as it was.
+		out[i] = Where(finite, next, p)
+		out[np+i] = Where(finite, m, mom[i])
+		out[2*np+i] = Where(finite, v, vel[i])
+	}
+	res := append(out, loss, norm, ConvertDType(finite, dtypes.Float32))
+	return append(res, metrics...)
+}
