@@ -1,0 +1,243 @@
+package model
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+	"github.com/gomlx/gomlx/core/tensors"
+)
+
+// The fixtures under testdata/reference were written once by
+// scripts/reference.py (PyTorch 1.13, float32) from the same weights.
+
+func loadFixture(t *testing.T, name string) map[string]Tensor {
+	t.Helper()
+	fx, err := ReadSafetensors(filepath.Join("testdata", "reference", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fx
+}
+
+// maxDiff compares two flat arrays and reports the largest absolute
+// difference, relative to max(1, |want|).
+func maxDiff(t *testing.T, what string, got, want []float32, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	worst := 0.0
+	for i := range got {
+		d := math.Abs(float64(got[i])-float64(want[i])) / math.Max(1, math.Abs(float64(want[i])))
+		if math.IsNaN(d) {
+			d = math.Inf(1)
+		}
+		worst = max(worst, d)
+	}
+	t.Logf("%-45s max diff %.2e (tolerance %.0e)", what, worst, tol)
+	if worst > tol {
+		t.Errorf("%s: max difference %.3e exceeds %.0e", what, worst, tol)
+	}
+}
+
+func fixtureTokens(fx map[string]Tensor) ([][]int32, [][]float32) {
+	tok, lengths := fx["tokens"], fx["lengths"].Data
+	B, T := tok.Shape[0], tok.Shape[1]
+	seqs := make([][]int32, B)
+	mask := make([][]float32, B)
+	for i := range B {
+		n := int(lengths[i])
+		for j := range n {
+			seqs[i] = append(seqs[i], int32(tok.Data[i*T+j]))
+		}
+		mask[i] = make([]float32, n-1)
+		for j := range mask[i] {
+			mask[i][j] = 1
+		}
+	}
+	return seqs, mask
+}
+
+func TestReferenceLogProbs(t *testing.T) {
+	m, err := Load(filepath.Join("testdata", "reference", "lm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := loadFixture(t, "lm_expected.safetensors")
+	seqs, _ := fixtureTokens(fx)
+	lp, err := m.LogProbs(context.Background(), seqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	T := fx["tokens"].Shape[1] - 1
+	var got, want []float32
+	for i, row := range lp {
+		got = append(got, row...)
+		want = append(want, fx["logp"].Data[i*T:i*T+len(row)]...)
+	}
+	maxDiff(t, "log-probs of targets", got, want, 1e-5)
+
+	// Distributions: softmax of the reference logits at every position.
+	from := []int{1, 1, 1}
+	dist, err := m.Distributions(context.Background(), seqs, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	V := m.Config.VocabSize
+	got, want = nil, nil
+	for i, rows := range dist {
+		for tpos, p := range rows {
+			got = append(got, p...)
+			logits := fx["logits"].Data[(i*T+tpos)*V : (i*T+tpos+1)*V]
+			want = append(want, softmax(logits)...)
+		}
+	}
+	maxDiff(t, "next-token distributions", got, want, 1e-6)
+}
+
+func softmax(x []float32) []float32 {
+	mx := math.Inf(-1)
+	for _, v := range x {
+		mx = math.Max(mx, float64(v))
+	}
+	sum := 0.0
+	out := make([]float32, len(x))
+	for i, v := range x {
+		e := math.Exp(float64(v) - mx)
+		out[i], sum = float32(e), sum+e
+	}
+	for i := range out {
+		out[i] = float32(float64(out[i]) / sum)
+	}
+	return out
+}
+
+// TestReferenceGradients checks the loss, logits, the gradient of every
+// parameter and the gradient with respect to the input embeddings.
+func TestReferenceGradients(t *testing.T) {
+	m, err := Load(filepath.Join("testdata", "reference", "lm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := loadFixture(t, "lm_expected.safetensors")
+	tok := fx["tokens"]
+	B, T := tok.Shape[0], tok.Shape[1]
+	tokens := make([][]int32, B)
+	for i := range B {
+		for j := range T {
+			tokens[i] = append(tokens[i], int32(tok.Data[i*T+j]))
+		}
+	}
+	maskRows := make([][]float32, B)
+	for i := range B {
+		maskRows[i] = fx["mask"].Data[i*(T-1) : (i+1)*(T-1)]
+	}
+	np := len(m.specs)
+	e, err := NewExec(m.backend, func(inputs []*Node) []*Node {
+		w := bindWeights(m.Config, inputs[:np])
+		tk, mask := inputs[np], inputs[np+1]
+		in := Slice(tk, AxisRange(), AxisRange(0, T-1))
+		tgt := Slice(tk, AxisRange(), AxisRange(1, T))
+		x := embedTokens(w, in)
+		logits := headLogits(w, forward(m.Config, w, x, sequenceInputs(m.Config, in), nil))
+		logp := ReduceSum(Mul(LogSoftmax(logits, -1), OneHot(tgt, m.Config.VocabSize, dtypes.Float32)), -1)
+		loss, _ := CrossEntropy{}.Loss(logp, nil, []*Node{mask})
+		grads := Gradient(loss, append(append([]*Node{}, inputs[:np]...), x)...)
+		return append([]*Node{loss, logits}, grads...)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.Call(append(m.paramArgs(), tokens, maskRows)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := func(x *tensors.Tensor) []float32 { return tensors.MustCopyFlatData[float32](x) }
+	maxDiff(t, "loss", flat(out[0]), fx["loss"].Data, 1e-6)
+	maxDiff(t, "logits", flat(out[1]), fx["logits"].Data, 1e-5)
+	for i, p := range m.specs {
+		maxDiff(t, "grad "+p.Name, flat(out[2+i]), fx["grad."+p.Name].Data, 1e-5)
+	}
+	maxDiff(t, "grad input embeddings", flat(out[2+np]), fx["grad.embeddings"].Data, 1e-5)
+}
+
+// TestReferenceAdamW pins the first five losses of a training run (llm.c's
+// test): AdamW with decoupled decay on matrices, betas (0.9, 0.95),
+// global-norm clipping at 1, learning rate 1e-2.
+func TestReferenceAdamW(t *testing.T) {
+	m, err := Load(filepath.Join("testdata", "reference", "lm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := loadFixture(t, "lm_expected.safetensors")
+	seqs, mask := fixtureTokens(fx)
+	tr, err := NewTrainer(m, DefaultAdamW(), CrossEntropy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var losses, norms []float32
+	for range 5 {
+		st, err := tr.Step(context.Background(), seqs, [][][]float32{mask}, 1e-2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Skipped {
+			t.Fatal("a finite step was skipped")
+		}
+		losses = append(losses, float32(st.Loss))
+		norms = append(norms, float32(st.GradNorm))
+	}
+	maxDiff(t, "AdamW losses (5 steps)", losses, fx["adamw.losses"].Data, 1e-5)
+	maxDiff(t, "AdamW gradient norms (5 steps)", norms, fx["adamw.grad_norms"].Data, 1e-5)
+	if tr.Steps() != 5 {
+		t.Errorf("Steps() = %d, want 5", tr.Steps())
+	}
+}
+
+// TestReferenceEmbeddingGradient checks the scoring head's score and
+// ∂S/∂e with S = Σ sel · score, as the gradient method uses it.
+func TestReferenceEmbeddingGradient(t *testing.T) {
+	m, err := Load(filepath.Join("testdata", "reference", "prm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := loadFixture(t, "prm_expected.safetensors")
+	tok := fx["tokens"]
+	B, T := tok.Shape[0], tok.Shape[1]
+	seqs := make([][]int32, B)
+	sel := make([][]float32, B)
+	for i := range B {
+		for j := range T {
+			seqs[i] = append(seqs[i], int32(tok.Data[i*T+j]))
+		}
+		sel[i] = fx["sel"].Data[i*T : (i+1)*T]
+	}
+	scores, emb, grad, err := m.EmbeddingGradient(context.Background(), seqs, sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fs, fe, fg []float32
+	for i := range seqs {
+		fs = append(fs, scores[i]...)
+		for tpos := range seqs[i] {
+			fe = append(fe, emb[i][tpos]...)
+			fg = append(fg, grad[i][tpos]...)
+		}
+	}
+	maxDiff(t, "scores", fs, fx["score"].Data, 1e-5)
+	maxDiff(t, "input embeddings", fe, fx["embeddings"].Data, 0)
+	maxDiff(t, "dS/d(embeddings)", fg, fx["grad"].Data, 1e-5)
+	s2, err := m.Scores(context.Background(), seqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs = fs[:0]
+	for _, r := range s2 {
+		fs = append(fs, r...)
+	}
+	maxDiff(t, "Scores", fs, fx["score"].Data, 1e-5)
+}
