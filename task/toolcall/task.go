@@ -1,0 +1,112 @@
+package toolcall
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/task"
+)
+
+func init() { task.Register("toolcall", New) }
+
+// Task generates tool-calling prompts over the made-up tools.
+type Task struct {
+	seed  uint64
+	tools []Function
+	sigs  []string // Signature of each tool
+}
+
+// New builds the task. c.Seed drives the prompts; c.Dir is not used.
+func New(c task.Config) (task.Task, error) {
+	tools, err := parseTools()
+	if err != nil {
+		return nil, fmt.Errorf("toolcall: %w", err)
+	}
+	sigs := make([]string, len(tools))
+	for i, f := range tools {
+		sigs[i] = Signature(f)
+	}
+	return &Task{seed: c.Seed, tools: tools, sigs: sigs}, nil
+}
+
+// Name is "toolcall".
+func (t *Task) Name() string { return "toolcall" }
+
+// Rewards are format, then call.
+func (t *Task) Rewards() []reward.Verifier {
+	return []reward.Verifier{FormatVerifier{}, CallVerifier{}}
+}
+
+// testShare is one over the share of distinct prompts in the test split.
+const testShare = 5
+
+// SplitOf is the split a prompt text belongs to: a hash of the text, so
+// train and test can never share a prompt, whatever the seed.
+func SplitOf(text string) task.Split {
+	h := uint64(14695981039346656037) // FNV-1a, 64 bits
+	for i := 0; i < len(text); i++ {
+		h = (h ^ uint64(text[i])) * 1099511628211
+	}
+	if h%testShare == 0 {
+		return task.Test
+	}
+	return task.Train
+}
+
+// Prompt returns prompt i of a split. It draws prompts from a generator
+// seeded by (Config.Seed, split, i) until one falls in the split, so the
+// result depends on nothing else.
+func (t *Task) Prompt(split task.Split, i int) task.Prompt {
+	r := rand.New(rand.NewPCG(t.seed, splitmix(uint64(i)<<1|uint64(split&1))))
+	ex := t.drawIn(r, split)
+	return task.Prompt{ID: fmt.Sprintf("toolcall-%s-%d", split, i), Text: ex.text, Ref: ex.ref}
+}
+
+// example is one generated prompt with what a demonstration needs.
+type example struct {
+	text  string
+	ref   *Ref
+	think string
+	shown []string // the offered tools' names, in prompt order
+}
+
+// drawIn draws examples until one is in the split. A fifth of prompts are
+// test prompts, so this takes 1.25 draws on average for train and 5 for test.
+func (t *Task) drawIn(r *rand.Rand, split task.Split) example {
+	for {
+		if ex := t.draw(r); SplitOf(ex.text) == split {
+			// NewRef's checks hold by construction: the target is offered,
+			// and parseTools checked the schema types.
+			ex.ref.call = ex.ref.referenceCall().String()
+			return ex
+		}
+	}
+}
+
+// draw generates one prompt: the target tool and one other, in a random
+// order (as in BFCL's multiple category), then the user's request. Two tools
+// keep prompts short enough for a 256-byte context with the response.
+func (t *Task) draw(r *rand.Rand) example {
+	order := r.Perm(len(t.tools))
+	shown := order[:2]
+	target := t.tools[shown[0]]
+	if r.IntN(2) == 0 {
+		shown[0], shown[1] = shown[1], shown[0]
+	}
+	d := drawers[target.Name](r)
+
+	a, b := shown[0], shown[1]
+	ref := &Ref{Functions: []Function{t.tools[a], t.tools[b]}, Answer: Answer{Function: target.Name, Params: d.args}}
+	text := "Tools: " + t.sigs[a] + "; " + t.sigs[b] + "\nUser: " + d.request
+	names := []string{t.tools[a].Name, t.tools[b].Name}
+	return example{text: text, ref: ref, think: d.think, shown: names}
+}
+
+// splitmix spreads consecutive stream numbers over the generator's state.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
