@@ -63,8 +63,9 @@ func bindWeights(c Config, ps []*Node) *weights {
 	return w
 }
 
-// kvCache is one layer's cache of keys and values, [B, S, K, E], with the
-// slot at which this call's keys are written.
+// kvCache is one layer's cache of keys and values, [B, K, S, E] (head
+// major, so attention reads it without a transpose), with the slot at which
+// this call's keys are written.
 type kvCache struct {
 	k, v *Node
 	at   *Node // scalar int32
@@ -140,19 +141,20 @@ func causalMask(queryIdx, keyIdx, keyValid *Node) *Node {
 	return Reshape(LogicalAnd(causal, valid), b, 1, 1, t, s)
 }
 
-// attention is grouped-query attention over keys and values [B, S, K, E]
-// for queries q [B, T, H, E]; it returns [B, T, H*E].
+// attention is grouped-query attention of queries q [B, T, H, E] over keys
+// and values [B, K, S, E]; it returns [B, T, H*E].
 func attention(c Config, q, k, v, mask *Node) *Node {
 	dims := q.Shape().Dimensions
 	B, T, H, E := dims[0], dims[1], dims[2], dims[3]
 	K := c.NumKeyValueHeads
-	q = Reshape(q, B, T, K, H/K, E)                                            // [B, T, K, G, E]
-	scores := Einsum("btkge,bske->bkgts", q, k)                                // [B, K, G, T, S]
-	scores = MulScalar(scores, 1/math.Sqrt(float64(E)))                        //
-	scores = Where(mask, scores, Scalar(scores.Graph(), scores.DType(), -1e9)) // finite, so fully masked rows stay NaN-free
-	probs := Softmax(scores, -1)                                               // [B, K, G, T, S]
-	out := Einsum("bkgts,bske->btkge", probs, v)                               // [B, T, K, G, E]
-	return Reshape(out, B, T, H*E)
+	q = TransposeAllDims(Reshape(q, B, T, K, H/K, E), 0, 2, 3, 1, 4) // [B, K, G, T, E]
+	scores := Einsum("bkgte,bkse->bkgts", q, k)                      // [B, K, G, T, S]
+	scores = MulScalar(scores, 1/math.Sqrt(float64(E)))
+	// A finite fill keeps fully masked rows (left padding) free of NaN.
+	scores = Where(mask, scores, Scalar(scores.Graph(), scores.DType(), -1e9))
+	probs := Softmax(scores, -1)                 // [B, K, G, T, S]
+	out := Einsum("bkgts,bkse->bkgte", probs, v) // [B, K, G, T, E]
+	return Reshape(TransposeAllDims(out, 0, 3, 1, 2, 4), B, T, H*E)
 }
 
 // block is one pre-norm transformer layer. With a cache, this call's keys
@@ -167,11 +169,13 @@ func block(c Config, l layerWeights, h *Node, in attnInputs, cache *kvCache) (*N
 	q := applyRope(Reshape(linear(x, l.q, l.qb), B, T, H, E), in.cos, in.sin) // [B, T, H, E]
 	k := applyRope(Reshape(linear(x, l.k, l.kb), B, T, K, E), in.cos, in.sin) // [B, T, K, E]
 	v := Reshape(linear(x, l.v, l.vb), B, T, K, E)                            // [B, T, K, E]
+	k = TransposeAllDims(k, 0, 2, 1, 3)                                       // [B, K, T, E]
+	v = TransposeAllDims(v, 0, 2, 1, 3)                                       // [B, K, T, E]
 	if cache != nil {
 		zero := ScalarZero(h.Graph(), dtypes.Int32)
-		idx := []*Node{zero, cache.at, zero, zero}
+		idx := []*Node{zero, zero, cache.at, zero}
 		cache = &kvCache{k: DynamicUpdateSlice(cache.k, k, idx), v: DynamicUpdateSlice(cache.v, v, idx), at: cache.at}
-		k, v = cache.k, cache.v // [B, S, K, E]
+		k, v = cache.k, cache.v // [B, K, S, E]
 	}
 	h = Add(h, linear(attention(c, q, k, v, in.mask), l.o, nil)) // [B, T, D]
 
