@@ -1,0 +1,231 @@
+package model
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+	"github.com/gomlx/gomlx/core/tensors"
+)
+
+// Cache holds the keys and values of a batch being generated, so each new
+// token costs one position of compute instead of a re-run of the whole
+// sequence. Rows are left-padded prompts: row r's slot s holds the token at
+// position s − pad[r]. A Cache belongs to the Model that made it.
+type Cache struct {
+	kv    []*tensors.Tensor // per layer: keys then values, [B, K, S, E]
+	pad   []int             // left padding of each row
+	next  int               // the slot the next token is written to
+	slots int               // S, the capacity
+	rows  int               // B
+}
+
+// Len is the number of slots filled, padding included.
+func (c *Cache) Len() int { return c.next }
+
+// Cap is the number of slots; Decode fails once Len reaches it.
+func (c *Cache) Cap() int { return c.slots }
+
+// Rows is the batch size.
+func (c *Cache) Rows() int { return c.rows }
+
+// Position is the position of the next token of row r.
+func (c *Cache) Position(r int) int { return c.next - c.pad[r] }
+
+// Free releases the cache's memory.
+func (c *Cache) Free() {
+	for _, t := range c.kv {
+		t.FinalizeAll()
+	}
+	c.kv = nil
+}
+
+// Prefill runs the prompts once and returns a cache holding group copies of
+// each (rows p·group … p·group+group−1 belong to prompt p) with room for
+// capacity tokens per row, and the next-token logits of every row [B][V].
+// A group shares its prompt's prefill: the keys and values are computed
+// once and broadcast.
+func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, capacity int) (*Cache, [][]float32, error) {
+	if m.Config.NumLabels > 0 {
+		return nil, nil, fmt.Errorf("prefill: the model has a scoring head, not a language-model head")
+	}
+	if group < 1 {
+		return nil, nil, fmt.Errorf("prefill: group size %d, want at least 1", group)
+	}
+	if err := m.checkTokens(prompts); err != nil {
+		return nil, nil, fmt.Errorf("prefill: %w", err)
+	}
+	L := 0
+	for i, p := range prompts {
+		if len(p) == 0 {
+			return nil, nil, fmt.Errorf("prefill: prompt %d is empty", i)
+		}
+		L = max(L, len(p))
+	}
+	L = bucket(L)
+	S := bucket(max(capacity, L))
+	if capacity < L {
+		return nil, nil, fmt.Errorf("prefill: capacity %d is smaller than the padded prompt length %d", capacity, L)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	P := len(prompts)
+	tokens := make([][]int32, P)
+	valid := make([][]bool, P)
+	pos := make([][]int32, P)
+	pads := make([]int, 0, P*group)
+	for i, p := range prompts {
+		pad := L - len(p)
+		tokens[i], valid[i], pos[i] = make([]int32, L), make([]bool, L), make([]int32, L)
+		copy(tokens[i][pad:], p)
+		for s := range L {
+			valid[i][s] = s >= pad
+			pos[i][s] = int32(max(s-pad, 0))
+		}
+		for range group {
+			pads = append(pads, pad)
+		}
+	}
+	e, err := m.exec(fmt.Sprintf("prefill/g%d/s%d", group, S), func() (*Exec, error) {
+		return NewExec(m.backend, func(inputs []*Node) []*Node { return m.buildPrefill(inputs, group, S) })
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := e.Call(append(m.paramArgs(), tokens, valid, pos)...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("prefill: %w", err)
+	}
+	logits := tensors.MustCopyFlatData[float32](out[0])
+	out[0].FinalizeAll()
+	c := &Cache{kv: out[1:], pad: pads, next: L, slots: S, rows: P * group}
+	return c, rows(logits, c.rows, m.Config.VocabSize), nil
+}
+
+// buildPrefill: inputs params, tokens [P, L], valid [P, L], positions [P, L];
+// outputs the last position's logits [P·G, V] and the caches [P·G, K, S, E].
+func (m *Model) buildPrefill(inputs []*Node, group, S int) []*Node {
+	w, rest := m.splitParams(inputs)
+	tokens, valid, pos := rest[0], rest[1], rest[2]
+	g := tokens.Graph()
+	P, L := tokens.Shape().Dimensions[0], tokens.Shape().Dimensions[1]
+	c := m.Config
+	K, E := c.NumKeyValueHeads, c.headDim()
+	cos, sin := rope(c, pos)
+	idx := Iota(g, shapes.Make(dtypes.Int32, L), 0)
+	in := attnInputs{cos: cos, sin: sin, mask: causalMask(idx, idx, valid)}
+	caches := make([]*kvCache, c.NumHiddenLayers)
+	for i := range caches {
+		z := Zeros(g, shapes.Make(dtypes.Float32, P, K, L, E))
+		caches[i] = &kvCache{k: z, v: z, at: ScalarZero(g, dtypes.Int32)}
+	}
+	h := forward(c, w, embedTokens(w, tokens), in, caches)
+	last := Slice(h, AxisRange(), AxisRange(L-1, L)) // [P, 1, D]
+	logits := Reshape(headLogits(w, last), P, 1, c.VocabSize)
+	outs := []*Node{Reshape(BroadcastToDims(logits, P, group, c.VocabSize), P*group, c.VocabSize)}
+	for _, kv := range caches {
+		for _, x := range []*Node{kv.k, kv.v} { // [P, K, L, E] → [P·G, K, S, E]
+			x = BroadcastToDims(Reshape(x, P, 1, K, L, E), P, group, K, L, E)
+			x = Reshape(x, P*group, K, L, E)
+			if S > L {
+				x = Concatenate([]*Node{x, Zeros(g, shapes.Make(dtypes.Float32, P*group, K, S-L, E))}, 2)
+			}
+			outs = append(outs, x)
+		}
+	}
+	return outs
+}
+
+// Decode appends one token to every row of the cache and returns the
+// next-token logits of every row [B][V]. The cache's buffers are donated
+// to the step and replaced by its outputs, so memory stays flat.
+func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float32, error) {
+	if c.kv == nil {
+		return nil, fmt.Errorf("decode: the cache was freed")
+	}
+	if len(tokens) != c.rows {
+		return nil, fmt.Errorf("decode: %d tokens for %d rows", len(tokens), c.rows)
+	}
+	if c.next >= c.slots {
+		return nil, fmt.Errorf("decode: the cache is full (%d slots)", c.slots)
+	}
+	for _, t := range tokens {
+		if t < 0 || int(t) >= m.Config.VocabSize {
+			return nil, fmt.Errorf("decode: token id %d outside the vocabulary [0, %d)", t, m.Config.VocabSize)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e, err := m.exec("decode", func() (*Exec, error) {
+		return NewExec(m.backend, m.buildDecode)
+	})
+	if err != nil {
+		return nil, err
+	}
+	B := c.rows
+	tok := make([][]int32, B)
+	pos := make([][]int32, B)
+	valid := make([][]bool, B)
+	for r := range B {
+		tok[r] = []int32{tokens[r]}
+		pos[r] = []int32{int32(c.Position(r))}
+		valid[r] = make([]bool, c.slots)
+		for s := c.pad[r]; s < c.slots; s++ {
+			valid[r][s] = true
+		}
+	}
+	args := append(m.paramArgs(), tok, pos, valid, int32(c.next))
+	for _, t := range c.kv {
+		d, err := DonateTensorBuffer(t, m.backend, 0)
+		if err != nil {
+			return nil, fmt.Errorf("decode: %w", err)
+		}
+		args = append(args, d)
+	}
+	c.kv = nil // donated: from here on only the outputs are valid
+	out, err := e.Call(args...)
+	if err != nil {
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	logits := tensors.MustCopyFlatData[float32](out[0])
+	out[0].FinalizeAll()
+	c.kv = out[1:]
+	c.next++
+	return rows(logits, B, m.Config.VocabSize), nil
+}
+
+// buildDecode: inputs params, token [B, 1], position [B, 1], valid [B, S],
+// slot (scalar), then the caches; outputs logits [B, V] and the caches.
+func (m *Model) buildDecode(inputs []*Node) []*Node {
+	w, rest := m.splitParams(inputs)
+	tok, pos, valid, slot := rest[0], rest[1], rest[2], rest[3]
+	kv := rest[4:]
+	g := tok.Graph()
+	c := m.Config
+	B, S := valid.Shape().Dimensions[0], valid.Shape().Dimensions[1]
+	cos, sin := rope(c, pos)
+	q := Reshape(slot, 1)
+	in := attnInputs{cos: cos, sin: sin, mask: causalMask(q, Iota(g, shapes.Make(dtypes.Int32, S), 0), valid)}
+	caches := make([]*kvCache, c.NumHiddenLayers)
+	for i := range caches {
+		caches[i] = &kvCache{k: kv[2*i], v: kv[2*i+1], at: slot}
+	}
+	h := forward(c, w, embedTokens(w, tok), in, caches)
+	outs := []*Node{Reshape(headLogits(w, h), B, c.VocabSize)}
+	for _, kv := range caches {
+		outs = append(outs, kv.k, kv.v)
+	}
+	return outs
+}
+
+func rows(flat []float32, n, v int) [][]float32 {
+	out := make([][]float32, n)
+	for i := range out {
+		out[i] = flat[i*v : (i+1)*v : (i+1)*v]
+	}
+	return out
+}
