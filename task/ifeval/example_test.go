@@ -1,0 +1,67 @@
+package ifeval_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/ifeval"
+)
+
+// Parse an IFEval instruction and check responses against it.
+func ExampleParse() {
+	c, err := ifeval.Parse("keywords:forbidden_words", map[string]any{"forbidden_words": []any{"sea"}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(c.Text())
+	for _, resp := range []string{"Waves on the seashore.", "The sea is calm. The SEA is blue."} {
+		r := c.Check(resp)
+		fmt.Println(r.OK, r.Reason, r.Spans)
+	}
+	// Output:
+	// Do not include the keyword sea in the response.
+	// true no forbidden word [{0 22 0}]
+	// false uses sea [{4 7 0} {21 24 0}]
+}
+
+// Build verifiers for a record of IFEval's input_data.jsonl.
+func ExampleFromRecord() {
+	rec := ifeval.Record{
+		Key:            1001,
+		Prompt:         "Write an itinerary in a Shakespearean style. You are not allowed to use any commas in your response.",
+		InstructionIDs: []string{"punctuation:no_comma"},
+		Kwargs:         []map[string]any{{}},
+	}
+	p, _, err := ifeval.FromRecord(rec)
+	if err != nil {
+		panic(err)
+	}
+	v := ifeval.NewVerifier("punctuation:no_comma")
+	d, _ := v.Verify(context.Background(), p, "Hark, to Kyoto we go.")
+	fmt.Printf("score %v: %s (%s)\n", d.Score, d.Reason, d.Info)
+	// Output:
+	// score 0: 1 comma (In your entire response, refrain from the use of any commas.)
+}
+
+// The task: a prompt, its rewards and a verdict per reward, skipped for
+// the kinds the prompt does not have.
+func ExampleNew() {
+	tk, err := task.New("ifeval", task.Config{Seed: 42})
+	if err != nil {
+		panic(err)
+	}
+	p := tk.Prompt(task.Train, 0)
+	fmt.Println(p.Text)
+	for _, v := range tk.Rewards() {
+		d, _ := v.Verify(context.Background(), p, "The market is busy and loud today. That is all!")
+		if d.Skip {
+			continue
+		}
+		fmt.Printf("%s: %v (%s)\n", v.Name(), d.Score, d.Reason)
+	}
+	// Output:
+	// Write about the market. Answer with less than 22 words. Finish your response with this exact phrase: That is all. No other words should follow this phrase.
+	// words: 1 (10 words, want less than 22)
+	// end: 0 (does not end with That is all.)
+}

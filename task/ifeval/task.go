@@ -1,0 +1,201 @@
+package ifeval
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/task"
+)
+
+func init() { task.Register("ifeval", New) }
+
+// Task generates instruction-following prompts for small policies; see the
+// package comment.
+type Task struct {
+	seed    uint64
+	rewards []reward.Verifier
+}
+
+// New builds the task. Only c.Seed matters: the task writes no data.
+func New(c task.Config) (task.Task, error) {
+	t := &Task{seed: c.Seed}
+	for _, k := range kindOrder {
+		t.rewards = append(t.rewards, NewVerifier(k))
+	}
+	return t, nil
+}
+
+// Name is "ifeval".
+func (t *Task) Name() string { return "ifeval" }
+
+// Rewards is one verifier per kind, in kindOrder order.
+func (t *Task) Rewards() []reward.Verifier { return slices.Clone(t.rewards) }
+
+// Prompt returns prompt i of a split, a function of (seed, split, i) only.
+// Prompts are drawn from a generator seeded by (seed, split, i) until the
+// hash of the text falls in the split, so no text is ever in both splits.
+// The Ref is a *Ref whose items are under their kind. A split other than
+// Train and Test counts as Train.
+func (t *Task) Prompt(split task.Split, i int) task.Prompt {
+	p, _ := t.generate(split, i)
+	return p
+}
+
+func (t *Task) generate(split task.Split, i int) (task.Prompt, *spec) {
+	if split != task.Test {
+		split = task.Train // an unknown split would never match
+	}
+	rng := rand.New(rand.NewPCG(t.seed, uint64(i)<<1|uint64(split&1)))
+	for {
+		sp := drawSpec(rng)
+		items := sp.items()
+		text := promptText(sp.request, items)
+		if splitOf(text) != split {
+			continue
+		}
+		ref := &Ref{Topic: sp.topic.name, Items: items}
+		return task.Prompt{ID: fmt.Sprintf("%s-%d", split, i), Text: text, Ref: ref}, sp
+	}
+}
+
+// demoTries bounds the redraws of one demonstration before its flaws are
+// given up (and then before it is returned as it is).
+const demoTries = 40
+
+// Demos writes n demonstrations on training prompts, seeded. Each kind a
+// prompt has is flawed with probability c.Rate(kind); then, with
+// probability c.BlockRate, the prompt restates some of the kinds that are
+// not flawed (their Text, through task.Compose), so a restated constraint
+// is always followed. Flaws lists the kinds the response breaks, as the
+// verifiers judge it. When the grammar cannot produce a drawn set of flaws
+// (rare: a word bound it cannot miss), the demonstration comes out clean.
+func (t *Task) Demos(n int, seed uint64, c task.DemoConfig) []task.Demo {
+	ds := t.demos(n, seed, c)
+	out := make([]task.Demo, len(ds))
+	for i, d := range ds {
+		out[i] = d.Demo
+	}
+	return out
+}
+
+// demo is a demonstration with the prompt it answers and the kinds its
+// prompt restates, for tests.
+type demo struct {
+	task.Demo
+	prompt   task.Prompt
+	restated []string
+}
+
+func (t *Task) demos(n int, seed uint64, c task.DemoConfig) []demo {
+	rng := rand.New(rand.NewPCG(seed, 0x1feba1))
+	out := make([]demo, 0, max(n, 0))
+	for range n {
+		p, sp := t.generate(task.Train, int(rng.Uint64()>>34))
+		ref := p.Ref.(*Ref)
+		flaw := map[string]bool{}
+		for _, k := range kindOrder {
+			if sp.has[k] && rng.Float64() < c.Rate(k) {
+				flaw[k] = true
+			}
+		}
+		resp, broken := t.write(rng, sp, ref, flaw)
+		var kinds, blocks []string
+		if rng.Float64() < c.BlockRate {
+			kinds = restate(rng, ref, broken)
+			all := blocksOf(ref.Items)
+			for _, k := range kinds {
+				blocks = append(blocks, all[k])
+			}
+		}
+		out = append(out, demo{Demo: task.Demo{Prompt: task.Compose(p.Text, blocks), Response: resp, Flaws: broken}, prompt: p, restated: kinds})
+	}
+	return out
+}
+
+// write builds a response that breaks exactly the kinds in flaw, redrawing
+// until the checkers agree; if it cannot, it drops the flaws and writes a
+// clean one. It returns the kinds the response breaks, in kindOrder order.
+func (t *Task) write(rng *rand.Rand, sp *spec, ref *Ref, flaw map[string]bool) (string, []string) {
+	var resp string
+	for try := range 2 * demoTries {
+		if try == demoTries {
+			flaw = map[string]bool{}
+		}
+		b := &builder{rng: rng, sp: sp, flaw: flaw}
+		r, ok := b.response()
+		if !ok {
+			continue
+		}
+		resp = r
+		if sameSet(failing(ref, r), flaw) {
+			break
+		}
+	}
+	return resp, failing(ref, resp)
+}
+
+// failing lists the kinds of ref whose constraints the response breaks.
+func failing(ref *Ref, response string) []string {
+	var out []string
+	for _, k := range kindOrder {
+		for _, it := range ref.Items {
+			if it.Kind == k && !it.Constraint.Check(response).OK {
+				out = append(out, k)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func sameSet(list []string, set map[string]bool) bool {
+	if len(list) != len(set) {
+		return false
+	}
+	for _, k := range list {
+		if !set[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// restate picks a non-empty random subset of the prompt's kinds the
+// response does not break, in kind order (none when every kind is broken).
+func restate(rng *rand.Rand, ref *Ref, broken []string) []string {
+	blocks := blocksOf(ref.Items)
+	var kept []string
+	for _, k := range kindOrder {
+		if _, ok := blocks[k]; ok && !slices.Contains(broken, k) {
+			kept = append(kept, k)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	pick := rng.IntN(len(kept)) // at least this one
+	var out []string
+	for i, k := range kept {
+		if i == pick || rng.IntN(2) == 0 {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Verify judges a response to a prompt on every reward, in reward order: a
+// convenience for examples and evaluation.
+func (t *Task) Verify(ctx context.Context, p task.Prompt, response string) ([]reward.Verdict, error) {
+	out := make([]reward.Verdict, len(t.rewards))
+	for i, v := range t.rewards {
+		d, err := v.Verify(ctx, p, response)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = d
+	}
+	return out, nil
+}
