@@ -1,0 +1,94 @@
+// Package policy pairs a model with its tokenizer: what a checkpoint
+// folder holds, what `credo sample` and the trainer load, and what turns
+// prompt text into responses.
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/sample"
+	"github.com/credo-rl/credo/tokenizer"
+)
+
+// Policy is a language model and the tokenizer it reads and writes with.
+type Policy struct {
+	Model *model.Model
+	Tok   tokenizer.Tokenizer
+}
+
+// Load reads a checkpoint folder: config.json, model.safetensors and a
+// tokenizer. A folder without a tokenizer is an error that says so.
+func Load(dir string) (*Policy, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("load policy: %s is not a checkpoint folder", dir)
+	}
+	tok, err := tokenizer.Load(dir)
+	if err != nil {
+		return nil, fmt.Errorf("load policy %s: %w", dir, err)
+	}
+	m, err := model.Load(dir)
+	if err != nil {
+		return nil, fmt.Errorf("load policy: %w", err)
+	}
+	if tok.VocabSize() > m.Config.VocabSize {
+		return nil, fmt.Errorf("load policy %s: the tokenizer has %d tokens but the model only %d", dir, tok.VocabSize(), m.Config.VocabSize)
+	}
+	return &Policy{Model: m, Tok: tok}, nil
+}
+
+// Save writes the model and the tokenizer into dir. It writes into a
+// temporary sibling folder and renames it, so dir is either the old
+// checkpoint or the new one.
+func (p *Policy) Save(dir string) error {
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("save policy: %w", err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("save policy: %w", err)
+	}
+	if err := errors.Join(p.Model.Save(tmp), p.Tok.Save(tmp)); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("save policy: %w", err)
+	}
+	return ReplaceDir(tmp, dir)
+}
+
+// ReplaceDir moves the finished folder tmp to dir, replacing whatever was
+// there: the old folder is renamed aside first and removed last, so a crash
+// leaves one of the two whole.
+func ReplaceDir(tmp, dir string) error {
+	old := ""
+	if _, err := os.Stat(dir); err == nil {
+		old = dir + ".old"
+		os.RemoveAll(old)
+		if err := os.Rename(dir, old); err != nil {
+			os.RemoveAll(tmp)
+			return fmt.Errorf("replace %s: %w", dir, err)
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("replace %s: %w", dir, err)
+	}
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	return nil
+}
+
+// Generate renders each prompt with the tokenizer's chat template and
+// samples group responses for each (response r answers prompt r / group).
+func (p *Policy) Generate(ctx context.Context, prompts []string, group int, c sample.Config) ([]sample.Response, error) {
+	ids := make([][]int32, len(prompts))
+	for i, s := range prompts {
+		ids[i] = p.Tok.EncodePrompt(s)
+	}
+	return sample.Generate(ctx, p.Model, p.Tok, ids, group, c)
+}

@@ -1,0 +1,82 @@
+package rl
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/sample"
+	"github.com/credo-rl/credo/task"
+)
+
+// EvalConfig says how a policy is evaluated on a task's test split.
+type EvalConfig struct {
+	Prompts   int           `json:"eval_prompts"`    // test prompts, from index 0 (the same ones every time)
+	Samples   int           `json:"eval_samples"`    // sampled responses per prompt, besides the greedy one
+	MaxTokens int           `json:"eval_max_tokens"` // per response
+	Workers   int           `json:"-"`
+	Timeout   time.Duration `json:"-"`
+	Seed      uint64        `json:"-"`
+}
+
+// EvalResult holds the mean of each reward over the test prompts,
+// greedy and sampled. Verdicts marked Skip are left out of a mean.
+type EvalResult struct {
+	Greedy  map[string]float64 `json:"greedy"`
+	Sampled map[string]float64 `json:"sampled,omitempty"`
+}
+
+// Evaluate answers the first c.Prompts test prompts greedily and, when
+// c.Samples > 0, by sampling at temperature 1, and averages each reward.
+func Evaluate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Verifier, c EvalConfig) (EvalResult, error) {
+	prompts := make([]task.Prompt, c.Prompts)
+	texts := make([]string, c.Prompts)
+	for i := range prompts {
+		prompts[i] = t.Prompt(task.Test, i)
+		texts[i] = prompts[i].Text
+	}
+	res := EvalResult{}
+	run := func(group int, sc sample.Config) (map[string]float64, error) {
+		out, err := p.Generate(ctx, texts, group, sc)
+		if err != nil {
+			return nil, fmt.Errorf("evaluate: %w", err)
+		}
+		ps := make([]task.Prompt, len(out))
+		resp := make([]string, len(out))
+		for i, r := range out {
+			ps[i], resp[i] = prompts[r.Prompt], r.Text
+		}
+		verdicts, _ := verifyAll(ctx, vs, ps, resp, c.Workers, c.Timeout)
+		return meanScores(vs, verdicts), ctx.Err()
+	}
+	var err error
+	if res.Greedy, err = run(1, sample.Config{MaxTokens: c.MaxTokens, Temperature: 0, TopP: 1}); err != nil {
+		return res, err
+	}
+	if c.Samples > 0 {
+		if res.Sampled, err = run(c.Samples, sample.Config{MaxTokens: c.MaxTokens, Temperature: 1, TopP: 1, Seed: c.Seed}); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// meanScores averages each reward's scores, leaving out skipped verdicts.
+func meanScores(vs []reward.Verifier, verdicts [][]reward.Verdict) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range vs {
+		sum, n := 0.0, 0
+		for _, vd := range verdicts[k] {
+			if !vd.Skip {
+				sum += vd.Score
+				n++
+			}
+		}
+		if n > 0 {
+			out[v.Name()] = sum / float64(n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,91 @@
+package rl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/credo-rl/credo/reward"
+)
+
+// verifyAll scores every response with every verifier on a bounded pool
+// of workers, each verdict under its own time limit. A verifier that fails
+// or times out gives that response a zero score with the reason; the batch
+// goes on. It returns verdicts [K][N] and the failures, for the log.
+func verifyAll(ctx context.Context, vs []reward.Verifier, prompts []reward.Prompt, responses []string, workers int, limit time.Duration) ([][]reward.Verdict, []error) {
+	K, N := len(vs), len(responses)
+	out := make([][]reward.Verdict, K)
+	for k := range out {
+		out[k] = make([]reward.Verdict, N)
+	}
+	type job struct{ k, i int }
+	jobs := make(chan job)
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	for range max(1, workers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				v, err := verifyOne(ctx, vs[j.k], prompts[j.i], responses[j.i], limit)
+				out[j.k][j.i] = v
+				if err != nil {
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("%s on response %d (%s): %w", vs[j.k].Name(), j.i, prompts[j.i].ID, err))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for k := range K {
+		for i := range N {
+			jobs <- job{k, i}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return out, errs
+}
+
+// verifyOne runs one verifier under a time limit. Verifiers honour their
+// context; one that does not is abandoned at the limit (its goroutine ends
+// when it returns) so the step is never held up.
+func verifyOne(ctx context.Context, v reward.Verifier, p reward.Prompt, resp string, limit time.Duration) (verdict reward.Verdict, err error) {
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	type result struct {
+		v   reward.Verdict
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("verifier panicked: %v", r)}
+			}
+		}()
+		v, err := v.Verify(ctx, p, resp)
+		done <- result{v, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		r = result{err: fmt.Errorf("no verdict within %s: %w", limit, ctx.Err())}
+	}
+	if r.err != nil {
+		reason := r.err.Error()
+		if errors.Is(r.err, context.DeadlineExceeded) {
+			reason = "time limit exceeded: " + reason
+		}
+		// Keep what the verifier said (its information block) but score 0.
+		return reward.Verdict{Score: 0, Info: r.v.Info, Reason: reason}, r.err
+	}
+	return r.v, nil
+}

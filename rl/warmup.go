@@ -1,0 +1,175 @@
+package rl
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"github.com/credo-rl/credo/internal/progress"
+	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/tokenizer"
+)
+
+// WarmupConfig configures supervised warm-up on a task's demonstrations.
+type WarmupConfig struct {
+	Task     string `json:"task"`
+	TaskSeed uint64 `json:"task_seed"`
+	// Size picks a fresh model: tiny (tests), small (~1M parameters, the
+	// default: learns a task's format in minutes here) or medium (~10M).
+	Size string `json:"size"`
+	// Init continues from a checkpoint folder instead of fresh weights.
+	Init  string `json:"init,omitempty"`
+	Demos int    `json:"demos"` // demonstrations drawn (cycled through in shuffled epochs)
+	Steps int    `json:"steps"`
+	Batch int    `json:"batch"` // sequences per step
+	Schedule
+	Optimizer model.AdamW     `json:"optimizer"`
+	Demo      task.DemoConfig `json:"demo"`
+	Seed      uint64          `json:"seed"`
+	Eval      EvalConfig      `json:"eval"`
+}
+
+// DefaultWarmup is sized for the small model on 2 cores: a few minutes.
+func DefaultWarmup() WarmupConfig {
+	return WarmupConfig{
+		Task: "toolcall", Size: "small", Demos: 4000, Steps: 300, Batch: 16,
+		Schedule:  Schedule{Peak: 3e-3, WarmupSteps: 20, MinRatio: 0.1},
+		Optimizer: model.DefaultAdamW(),
+		Demo:      task.DefaultDemoConfig(),
+		Seed:      1,
+		Eval:      EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
+	}
+}
+
+// NewModelConfig returns the named preset for a vocabulary.
+func NewModelConfig(size string, vocab int) (model.Config, error) {
+	switch size {
+	case "tiny":
+		return model.Tiny(vocab), nil
+	case "small", "":
+		return model.Small(vocab), nil
+	case "medium":
+		return model.Medium(vocab), nil
+	}
+	return model.Config{}, fmt.Errorf("unknown model size %q (known: tiny, small, medium)", size)
+}
+
+// WarmupReport summarises a warm-up run.
+type WarmupReport struct {
+	FinalLoss float64    `json:"final_loss"`
+	Tokens    int        `json:"tokens"`
+	Skipped   int        `json:"skipped_demos"` // longer than the model's context
+	Seconds   float64    `json:"seconds"`
+	Eval      EvalResult `json:"eval"`
+}
+
+// WarmUp trains a policy on the task's demonstrations with the loss on
+// response tokens only, evaluates it on the test split, and saves it to out.
+func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*policy.Policy, WarmupReport, error) {
+	var rep WarmupReport
+	if c.Steps < 1 || c.Batch < 1 || c.Demos < 1 {
+		return nil, rep, fmt.Errorf("warm-up: steps, batch and demos must be positive (got %d, %d, %d)", c.Steps, c.Batch, c.Demos)
+	}
+	t, err := task.New(c.Task, task.Config{Seed: c.TaskSeed})
+	if err != nil {
+		return nil, rep, fmt.Errorf("warm-up: %w", err)
+	}
+	p, err := initPolicy(c)
+	if err != nil {
+		return nil, rep, err
+	}
+	seqs, masks, skipped := demoSequences(t, p.Tok, c, p.Model.Config.MaxPositionEmbeddings)
+	rep.Skipped = skipped
+	if len(seqs) == 0 {
+		return nil, rep, fmt.Errorf("warm-up: every demonstration is longer than the model's context")
+	}
+	tr, err := model.NewTrainer(p.Model, c.Optimizer, model.CrossEntropy{})
+	if err != nil {
+		return nil, rep, err
+	}
+	rng := rand.New(rand.NewPCG(c.Seed, 0x5f7))
+	order := rng.Perm(len(seqs))
+	next := 0
+	sched := c.Schedule
+	sched.Steps = c.Steps
+	bar := progress.New(log, "warm-up", 0, c.Steps)
+	start := time.Now()
+	for step := range c.Steps {
+		if err := ctx.Err(); err != nil {
+			return nil, rep, err
+		}
+		bs := make([][]int32, c.Batch)
+		bm := make([][]float32, c.Batch)
+		for i := range bs {
+			if next == len(order) {
+				order, next = rng.Perm(len(seqs)), 0
+			}
+			bs[i], bm[i] = seqs[order[next]], masks[order[next]]
+			next++
+			rep.Tokens += len(bs[i])
+		}
+		st, err := tr.Step(ctx, bs, [][][]float32{bm}, sched.At(step))
+		if err != nil {
+			return nil, rep, fmt.Errorf("warm-up step %d: %w", step, err)
+		}
+		rep.FinalLoss = st.Loss
+		el := time.Since(start).Seconds()
+		bar.Update(step+1, fmt.Sprintf("loss %.3f | %.0f tok/s", st.Loss, float64(rep.Tokens)/el))
+	}
+	bar.Done()
+	rep.Seconds = time.Since(start).Seconds()
+	if c.Eval.Prompts > 0 {
+		if rep.Eval, err = Evaluate(ctx, p, t, t.Rewards(), c.Eval); err != nil {
+			return nil, rep, err
+		}
+	}
+	if out != "" {
+		if err := p.Save(out); err != nil {
+			return nil, rep, err
+		}
+	}
+	return p, rep, nil
+}
+
+func initPolicy(c WarmupConfig) (*policy.Policy, error) {
+	if c.Init != "" {
+		return policy.Load(c.Init)
+	}
+	tok, err := tokenizer.NewBytes()
+	if err != nil {
+		return nil, err
+	}
+	mc, err := NewModelConfig(c.Size, tok.VocabSize())
+	if err != nil {
+		return nil, fmt.Errorf("warm-up: %w", err)
+	}
+	m, err := model.New(mc, c.Seed)
+	if err != nil {
+		return nil, err
+	}
+	return &policy.Policy{Model: m, Tok: tok}, nil
+}
+
+// demoSequences tokenizes demonstrations as prompt + response + EOS, with a
+// mask selecting the response targets (the loss never sees the prompt).
+func demoSequences(t task.Task, tok tokenizer.Tokenizer, c WarmupConfig, maxLen int) (seqs [][]int32, masks [][]float32, skipped int) {
+	for _, d := range t.Demos(c.Demos, c.Seed, c.Demo) {
+		p := tok.EncodePrompt(d.Prompt)
+		r, _ := tok.Encode(d.Response)
+		s := append(append(p, r...), tok.EOS())
+		if len(s) > maxLen {
+			skipped++
+			continue
+		}
+		m := make([]float32, len(s)-1)
+		for j := len(p) - 1; j < len(m); j++ { // target j+1 is a response token
+			m[j] = 1
+		}
+		seqs, masks = append(seqs, s), append(masks, m)
+	}
+	return seqs, masks, skipped
+}
