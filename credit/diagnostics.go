@@ -1,0 +1,121 @@
+package credit
+
+import (
+	"slices"
+
+	"github.com/credo-rl/credo/reward"
+)
+
+// diagnose adds the diagnostics of ALGORITHMS.md §5 to m, over the
+// (response, reward) pairs whose verdict applies (not Skip):
+//
+//	credit/concentration/<reward>  mean of concentration(q) over the pairs with relevance
+//	credit/localization/<reward>   mean of localization(q, checked) where it is defined
+//	credit/skipped                 share of the pairs whose reward has no variance in the group
+//
+// rel(k, i) is the relevance the method used for the pair, nil where it used
+// none. A key is absent when no pair defines it. credit/overhead is the
+// trainer's: it owns the clock.
+func diagnose(v *view, rel func(k, i int) []float64, m Metrics) {
+	pairs, skipped := 0, 0
+	var scratch []float64
+	for k := range v.k {
+		var conc, loc float64
+		nConc, nLoc := 0, 0
+		for i := range v.n {
+			if v.skip[k][i] {
+				continue
+			}
+			pairs++
+			if !v.varies[k][i] {
+				skipped++
+			}
+			q := rel(k, i)
+			if q == nil {
+				continue
+			}
+			var c float64
+			if c, scratch = concentration(q, scratch); c > 0 {
+				conc += c
+				nConc++
+			}
+			if vd := v.verdict(k, i); vd != nil && v.b.Offsets != nil {
+				if l, ok := localization(q, reward.TokenStrengths(vd.Spans, v.b.Offsets[i])); ok {
+					loc += l
+					nLoc++
+				}
+			}
+		}
+		if nConc > 0 {
+			m["credit/concentration/"+v.names[k]] = conc / float64(nConc)
+		}
+		if nLoc > 0 {
+			m["credit/localization/"+v.names[k]] = loc / float64(nLoc)
+		}
+	}
+	if pairs > 0 {
+		m["credit/skipped"] = float64(skipped) / float64(pairs)
+	}
+}
+
+// uniformRelevance is q = 1 on the pairs with variance, for methods that
+// place credit uniformly (GRPO, GDPO).
+func uniformRelevance(v *view) func(k, i int) []float64 {
+	longest := 0
+	for _, row := range v.b.Tokens {
+		longest = max(longest, len(row))
+	}
+	ones := make([]float64, longest)
+	for t := range ones {
+		ones[t] = 1
+	}
+	return func(k, i int) []float64 {
+		if !v.varies[k][i] {
+			return nil
+		}
+		return ones[:len(v.b.Tokens[i])]
+	}
+}
+
+// concentration is the smallest share of the tokens that holds 80% of q's
+// total: sort q in decreasing order and count until the running sum reaches
+// 0.8·Σq. It is 0 (undefined) when q has no mass. scratch is reused.
+func concentration(q, scratch []float64) (float64, []float64) {
+	var total float64
+	for _, x := range q {
+		total += x
+	}
+	if !(total > 0) {
+		return 0, scratch
+	}
+	scratch = append(scratch[:0], q...)
+	slices.Sort(scratch)
+	goal := 0.8 * total * (1 - 1e-12) // the tolerance keeps ties at the goal from rounding up
+	var run float64
+	for j := len(scratch) - 1; j >= 0; j-- {
+		run += scratch[j]
+		if run >= goal {
+			return float64(len(scratch)-j) / float64(len(scratch)), scratch
+		}
+	}
+	return 1, scratch
+}
+
+// localization is (share of q on the checked tokens) / (their share of the
+// tokens): 1 means q ignores what the verifier looked at. It is defined when
+// the checked tokens (strength > 0) are some but not all, and q has mass.
+func localization(q, strength []float64) (float64, bool) {
+	var onChecked, total float64
+	checked := 0
+	for t, x := range q {
+		total += x
+		if strength[t] > 0 {
+			onChecked += x
+			checked++
+		}
+	}
+	if checked == 0 || checked == len(q) || !(total > 0) {
+		return 0, false
+	}
+	return (onChecked / total) / (float64(checked) / float64(len(q))), true
+}

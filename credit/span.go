@@ -1,0 +1,70 @@
+package credit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/credo-rl/credo/reward"
+)
+
+func newSpan(c Config) (Method, error) {
+	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateSpan()); err != nil {
+		return nil, err
+	}
+	return &placed{name: "span", c: c, src: spanSource{gamma: c.Gamma}}, nil
+}
+
+// spanSource is the span relevance source (judge attribution, the
+// token-heatmap method): a verdict's spans, mapped onto tokens through
+// Batch.Offsets, with discounted credit for the tokens before them.
+type spanSource struct{ gamma float64 }
+
+// relevance returns q = h, with strength[s] the largest strength of the
+// verdict's spans over token s (reward.TokenStrengths) and
+//
+//	h[t] = Σ_{s ≥ t} strength[s]·γ^(s − t)
+//
+// A verdict whose spans cover no token gives uniform relevance, q = 1.
+func (s spanSource) relevance(ctx context.Context, v *view, _ Metrics) ([][][]float64, error) {
+	if v.b.Offsets == nil {
+		return nil, fmt.Errorf("the span source needs Batch.Offsets (the byte range of each token)")
+	}
+	q := make([][][]float64, v.k)
+	for k := range v.k {
+		q[k] = make([][]float64, v.n)
+		for i := range v.n {
+			if !v.varies[k][i] {
+				continue
+			}
+			var spans []reward.Span
+			if vd := v.verdict(k, i); vd != nil {
+				spans = vd.Spans
+			}
+			h := discount(reward.TokenStrengths(spans, v.b.Offsets[i]), s.gamma)
+			var sum float64
+			for _, x := range h {
+				sum += x
+			}
+			if !finite(sum) {
+				return nil, fmt.Errorf("reward %q, response %d: span strengths give relevance %v", v.names[k], i, sum)
+			}
+			if sum == 0 {
+				for t := range h {
+					h[t] = 1
+				}
+			}
+			q[k][i] = h
+		}
+	}
+	return q, ctx.Err()
+}
+
+// discount turns token strengths into h[t] = Σ_{s ≥ t} strength[s]·γ^(s − t)
+// in place, by the backward recursion h[t] = strength[t] + γ·h[t+1].
+func discount(strength []float64, gamma float64) []float64 {
+	for t := len(strength) - 2; t >= 0; t-- {
+		strength[t] += gamma * strength[t+1]
+	}
+	return strength
+}

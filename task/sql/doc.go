@@ -1,0 +1,23 @@
+// Package sql is the text-to-SQL task: questions about a small shop
+// database (customers, products, orders) generated from a seed, answered
+// as <think>…</think><answer>SELECT …</answer>.
+//
+// The database is a SQLite file written by the pure-Go modernc.org/sqlite
+// driver (no cgo) and read through a sandbox: the file is opened read-only
+// and immutable; every connection carries an authorizer that allows
+// reading, functions (not load_extension) and recursion and nothing else,
+// and SQLITE_LIMIT_ATTACHED is 0; a statement checker admits one SELECT or
+// WITH statement of at most 10 kB; each query runs under a 200 ms limit
+// enforced by interrupting SQLite, and may return at most 1,000 rows. The
+// query is wrapped in a window function so that all of its work happens
+// in the first step, the one the driver can interrupt.
+//
+// Rewards, in order: format (the tags, a non-empty answer; block: the
+// format description), executes (the query runs within the limits; block:
+// the error it raised) and result (the result set equals the reference
+// query's, in order only when the reference orders, numbers within a
+// relative 1e-6, NULL equal to NULL; block: the reference query).
+//
+// Import it for its side effect to register the task as "sql"; a Task
+// holds the database open, so Close it (it is an io.Closer).
+package sql
