@@ -44,10 +44,10 @@ func (c *Cache) Free() {
 
 // Prefill runs the prompts once and returns a cache holding group copies of
 // each (rows p·group … p·group+group−1 belong to prompt p) with room for
-// capacity tokens per row, and the next-token logits of every row [B][V].
+// newTokens more tokens per row, and the next-token logits of every row [B][V].
 // A group shares its prompt's prefill: the keys and values are computed
 // once and broadcast.
-func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, capacity int) (*Cache, [][]float32, error) {
+func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, newTokens int) (*Cache, [][]float32, error) {
 	if m.Config.NumLabels > 0 {
 		return nil, nil, fmt.Errorf("prefill: the model has a scoring head, not a language-model head")
 	}
@@ -64,11 +64,11 @@ func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, capacity 
 		}
 		L = max(L, len(p))
 	}
-	L = bucket(L)
-	S := bucket(max(capacity, L))
-	if capacity < L {
-		return nil, nil, fmt.Errorf("prefill: capacity %d is smaller than the padded prompt length %d", capacity, L)
+	if newTokens < 0 {
+		return nil, nil, fmt.Errorf("prefill: %d new tokens", newTokens)
 	}
+	L = bucket(L)
+	S := bucket(L + newTokens)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

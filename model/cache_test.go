@@ -17,7 +17,7 @@ func TestDecodeMatchesFullForward(t *testing.T) {
 	}
 	prompts := [][]int32{{1, 2, 3, 4, 5}, {7, 8}, {9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26}}
 	const group, steps = 2, 12
-	cache, logits, err := m.Prefill(ctx, prompts, group, 64)
+	cache, logits, err := m.Prefill(ctx, prompts, group, steps)
 	if err != nil {
 		t.Fatal(err)
 	}
