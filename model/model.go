@@ -301,8 +301,8 @@ func (m *Model) EmbeddingGradient(ctx context.Context, seqs [][]int32, sel [][]f
 			tokens, weights := rest[0], rest[1] // [B, T], [B, T]
 			x := embedTokens(w, tokens)         // [B, T, D]
 			h := forward(m.Config, w, x, sequenceInputs(m.Config, tokens), nil)
-			logits := headLogits(w, h)                                                     // [B, T, labels]
-			score := Squeeze(Slice(logits, AxisRange(), AxisRange(), AxisRange(0, 1)), -1) // [B, T]
+			logits := headLogits(w, h) // [B, T, labels]
+			score := labelZero(logits) // [B, T]
 			S := ReduceAllSum(Mul(score, weights))
 			return []*Node{score, x, Gradient(S, x)[0]}
 		})
@@ -358,7 +358,7 @@ func (m *Model) Scores(ctx context.Context, seqs [][]int32) ([][]float32, error)
 			w, rest := m.splitParams(inputs)
 			tokens := rest[0]
 			h := forward(m.Config, w, embedTokens(w, tokens), sequenceInputs(m.Config, tokens), nil)
-			return Squeeze(Slice(headLogits(w, h), AxisRange(), AxisRange(), AxisRange(0, 1)), -1) // [B, T]
+			return labelZero(headLogits(w, h)) // [B, T]
 		})
 	})
 	if err != nil {
@@ -378,4 +378,92 @@ func (m *Model) Scores(ctx context.Context, seqs [][]int32) ([][]float32, error)
 	return res, nil
 }
 
-var _ = shapes.Make
+// labelZero picks label 0 of a scoring head's logits: [B, T, labels] → [B, T].
+func labelZero(logits *Node) *Node {
+	return Squeeze(Slice(logits, AxisRange(), AxisRange(), AxisRange(0, 1)), -1)
+}
+
+// EmbeddingRow copies the input embedding of one token.
+func (m *Model) EmbeddingRow(id int32) ([]float32, error) {
+	if id < 0 || int(id) >= m.Config.VocabSize {
+		return nil, fmt.Errorf("embedding row: token id %d outside the vocabulary [0, %d)", id, m.Config.VocabSize)
+	}
+	D := m.Config.HiddenSize
+	table := tensors.MustCopyFlatData[float32](m.params[0])
+	return append([]float32(nil), table[int(id)*D:int(id+1)*D]...), nil
+}
+
+// MeanEmbedding is the mean of the input embedding table's rows.
+func (m *Model) MeanEmbedding() []float32 {
+	D := m.Config.HiddenSize
+	table := tensors.MustCopyFlatData[float32](m.params[0])
+	mean := make([]float64, D)
+	for i, v := range table {
+		mean[i%D] += float64(v)
+	}
+	out := make([]float32, D)
+	for i := range out {
+		out[i] = float32(mean[i] / float64(m.Config.VocabSize))
+	}
+	return out
+}
+
+// ScoreEmbeddings runs the scoring head on given input embeddings
+// emb [N][T_i][D] instead of token ids: out[i][t] is label 0's logit. The
+// exact (slow) attribution of the gradient method re-scores sequences in
+// which one token's embedding was replaced.
+func (m *Model) ScoreEmbeddings(ctx context.Context, emb [][][]float32) ([][]float32, error) {
+	if m.Config.NumLabels == 0 {
+		return nil, fmt.Errorf("score embeddings: the model has no scoring head (num_labels is 0)")
+	}
+	if len(emb) == 0 {
+		return nil, fmt.Errorf("score embeddings: empty batch")
+	}
+	D := m.Config.HiddenSize
+	T := 0
+	for i, rows := range emb {
+		if len(rows) == 0 || len(rows) > m.Config.MaxPositionEmbeddings {
+			return nil, fmt.Errorf("score embeddings: sequence %d has %d positions (want 1..%d)", i, len(rows), m.Config.MaxPositionEmbeddings)
+		}
+		for _, r := range rows {
+			if len(r) != D {
+				return nil, fmt.Errorf("score embeddings: sequence %d has a row of width %d, want %d", i, len(r), D)
+			}
+		}
+		T = max(T, len(rows))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	T = bucket(T)
+	flat := make([]float32, len(emb)*T*D)
+	for i, rows := range emb {
+		for t, r := range rows {
+			copy(flat[(i*T+t)*D:], r)
+		}
+	}
+	e, err := m.exec("scoreemb", func() (*Exec, error) {
+		return NewExec(m.backend, func(inputs []*Node) *Node {
+			w, rest := m.splitParams(inputs)
+			x := rest[0] // [B, T, D]
+			dims := x.Shape().Dimensions
+			tokens := Zeros(x.Graph(), shapes.Make(dtypes.Int32, dims[0], dims[1])) // only its shape is read
+			h := forward(m.Config, w, x, sequenceInputs(m.Config, tokens), nil)
+			return labelZero(headLogits(w, h)) // [B, T]
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, err := e.Call(append(m.paramArgs(), tensors.FromFlatDataAndDimensions(flat, len(emb), T, D))...)
+	if err != nil {
+		return nil, fmt.Errorf("score embeddings: %w", err)
+	}
+	res := tensors.MustCopyFlatData[float32](out[0])
+	out[0].FinalizeAll()
+	scores := make([][]float32, len(emb))
+	for i, rows := range emb {
+		scores[i] = res[i*T : i*T+len(rows) : i*T+len(rows)]
+	}
+	return scores, nil
+}

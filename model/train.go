@@ -29,17 +29,31 @@ func DefaultAdamW() AdamW {
 	return AdamW{Beta1: 0.9, Beta2: 0.95, Eps: 1e-8, WeightDecay: 0.1, ClipNorm: 1}
 }
 
-// Objective builds a training loss from the log-probabilities the model
-// gives the target tokens. The trainer never knows which loss it runs.
+// Objective is a training loss. The trainer never knows which loss it
+// runs: a language model's objective implements LMObjective, a scoring
+// model's ScoreObjective.
 type Objective interface {
-	// Inputs is the number of per-token float32 arrays the loss reads, each
-	// aligned with the targets ([B, T−1]).
+	// Inputs is the number of per-token float32 arrays the loss reads.
 	Inputs() int
+	// MetricNames names the loss's metrics, in order.
+	MetricNames() []string
+}
+
+// LMObjective builds a loss from the log-probabilities a language model
+// gives the target tokens. Its inputs are aligned with the targets: one
+// value per token after the first ([B, T−1]).
+type LMObjective interface {
+	Objective
 	// Loss returns the scalar loss and metrics from logp and entropy
 	// [B, T−1] of the target tokens and the extra inputs.
 	Loss(logp, entropy *Node, extra []*Node) (loss *Node, metrics []*Node)
-	// MetricNames names Loss's metrics, in order.
-	MetricNames() []string
+}
+
+// ScoreObjective builds a loss from a scoring head's label-0 logit at
+// every token ([B, T]); its inputs have one value per token ([B, T]).
+type ScoreObjective interface {
+	Objective
+	ScoreLoss(scores *Node, extra []*Node) (loss *Node, metrics []*Node)
 }
 
 // CrossEntropy is supervised fine-tuning's loss: the mean negative
@@ -54,6 +68,28 @@ func (CrossEntropy) Loss(logp, _ *Node, extra []*Node) (*Node, []*Node) {
 	n := ReduceAllSum(mask)
 	loss := Neg(Div(ReduceAllSum(Mul(logp, mask)), Max(n, OnesLike(n))))
 	return loss, []*Node{n}
+}
+
+// BinaryCrossEntropy trains a scoring head on labels y ∈ {0, 1} at the
+// tokens a weight selects:
+// L = Σ w·(softplus(s) − y·s) / max(Σ w, 1), the mean of −y·log σ(s) −
+// (1−y)·log(1−σ(s)). Inputs: labels, then weights. Metrics: the weighted
+// accuracy of s > 0 and the number of scored tokens.
+type BinaryCrossEntropy struct{}
+
+func (BinaryCrossEntropy) Inputs() int           { return 2 }
+func (BinaryCrossEntropy) MetricNames() []string { return []string{"accuracy", "scored"} }
+func (BinaryCrossEntropy) ScoreLoss(s *Node, extra []*Node) (*Node, []*Node) {
+	y, w := extra[0], extra[1]
+	// softplus(s) = max(s, 0) + log(1 + exp(−|s|)), stable for large |s|.
+	softplus := Add(Max(s, ZerosLike(s)), Log1p(Exp(Neg(Abs(s)))))
+	n := ReduceAllSum(w)
+	denom := Max(n, OnesLike(n))
+	loss := Div(ReduceAllSum(Mul(w, Sub(softplus, Mul(y, s)))), denom)
+	pred := ConvertDType(GreaterThan(s, ZerosLike(s)), dtypes.Float32)
+	right := Sub(OnesLike(pred), Abs(Sub(pred, y)))
+	acc := Div(ReduceAllSum(Mul(w, right)), denom)
+	return loss, []*Node{acc, n}
 }
 
 // Trainer updates a model's weights with AdamW against an objective. It
@@ -71,6 +107,14 @@ type Trainer struct {
 
 // NewTrainer starts an optimizer for m with zero moments.
 func NewTrainer(m *Model, opt AdamW, obj Objective) (*Trainer, error) {
+	_, lm := obj.(LMObjective)
+	_, sc := obj.(ScoreObjective)
+	switch {
+	case m.Config.NumLabels > 0 && !sc:
+		return nil, fmt.Errorf("the model has a scoring head: its objective must implement ScoreObjective")
+	case m.Config.NumLabels == 0 && !lm:
+		return nil, fmt.Errorf("the model is a language model: its objective must implement LMObjective")
+	}
 	if opt.Beta1 < 0 || opt.Beta1 >= 1 || opt.Beta2 < 0 || opt.Beta2 >= 1 || opt.Eps <= 0 || opt.WeightDecay < 0 || opt.ClipNorm < 0 {
 		return nil, fmt.Errorf("invalid AdamW settings %+v: betas must be in [0, 1), eps positive, decay and clip non-negative", opt)
 	}
@@ -124,8 +168,9 @@ func (t *Trainer) SetOptimizerState(mom, vel [][]float32, steps int64) error {
 	return nil
 }
 
-// packExtra right-pads per-token inputs to [B, T−1].
-func packExtra(seqs [][]int32, extra [][][]float32, T int) ([][][]float32, error) {
+// packExtra right-pads per-token inputs to [B, width]; a row of sequence i
+// has len(seqs[i]) − shift values (shift 1 for targets, 0 for scores).
+func packExtra(seqs [][]int32, extra [][][]float32, width, shift int) ([][][]float32, error) {
 	out := make([][][]float32, len(extra))
 	for j, arr := range extra {
 		if len(arr) != len(seqs) {
@@ -133,10 +178,10 @@ func packExtra(seqs [][]int32, extra [][][]float32, T int) ([][][]float32, error
 		}
 		out[j] = make([][]float32, len(seqs))
 		for i, row := range arr {
-			if len(row) != max(len(seqs[i])-1, 0) {
-				return nil, fmt.Errorf("input %d row %d has %d values for %d targets", j, i, len(row), len(seqs[i])-1)
+			if len(row) != max(len(seqs[i])-shift, 0) {
+				return nil, fmt.Errorf("input %d row %d has %d values for %d tokens", j, i, len(row), len(seqs[i])-shift)
 			}
-			out[j][i] = make([]float32, T-1)
+			out[j][i] = make([]float32, width)
 			copy(out[j][i], row)
 		}
 	}
@@ -144,9 +189,10 @@ func packExtra(seqs [][]int32, extra [][][]float32, T int) ([][][]float32, error
 }
 
 // Step computes the objective on a batch and applies one AdamW update with
-// learning rate lr. extra[j][i] holds input j for sequence i, one value per
-// target token (len(seqs[i]) − 1). A non-finite loss or gradient skips the
-// update and reports Skipped.
+// learning rate lr. extra[j][i] holds input j for sequence i: one value per
+// target token (len(seqs[i]) − 1) for a language model, one per token for a
+// scoring model. A non-finite loss or gradient skips the update and
+// reports Skipped.
 func (t *Trainer) Step(ctx context.Context, seqs [][]int32, extra [][][]float32, lr float64) (StepStats, error) {
 	if err := t.m.checkTokens(seqs); err != nil {
 		return StepStats{}, fmt.Errorf("train step: %w", err)
@@ -166,7 +212,11 @@ func (t *Trainer) Step(ctx context.Context, seqs [][]int32, extra [][][]float32,
 		t.exec = e
 	}
 	pad, T := padded(seqs, 0)
-	ex, err := packExtra(seqs, extra, T)
+	shift := 1 // language models: one value per target token
+	if t.m.Config.NumLabels > 0 {
+		shift = 0 // scoring models: one value per token
+	}
+	ex, err := packExtra(seqs, extra, T-shift, shift)
 	if err != nil {
 		return StepStats{}, fmt.Errorf("train step: %w", err)
 	}
@@ -222,8 +272,15 @@ func (t *Trainer) buildStep(inputs []*Node) []*Node {
 	lr, stepSize, bc2sqrt, tokens := inputs[3*np], inputs[3*np+1], inputs[3*np+2], inputs[3*np+3]
 	extra := inputs[3*np+4:]
 	w := bindWeights(t.m.Config, params)
-	logp, entropy := tokenLogProbs(t.m.Config, w, tokens)
-	loss, metrics := t.obj.Loss(logp, entropy, extra)
+	var loss *Node
+	var metrics []*Node
+	if obj, ok := t.obj.(ScoreObjective); ok {
+		h := forward(t.m.Config, w, embedTokens(w, tokens), sequenceInputs(t.m.Config, tokens), nil)
+		loss, metrics = obj.ScoreLoss(labelZero(headLogits(w, h)), extra) // scores [B, T]
+	} else {
+		logp, entropy := tokenLogProbs(t.m.Config, w, tokens)
+		loss, metrics = t.obj.(LMObjective).Loss(logp, entropy, extra)
+	}
 	grads := Gradient(loss, params...)
 
 	sq := ReduceAllSum(Square(grads[0]))
