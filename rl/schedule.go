@@ -6,10 +6,10 @@ import "math"
 // WarmupSteps, then a cosine decay to MinRatio·Peak at Steps.
 // MinRatio 1 holds the rate constant after warm-up.
 type Schedule struct {
-	Peak        float64 `json:"lr"`
-	WarmupSteps int     `json:"lr_warmup_steps"`
-	Steps       int     `json:"-"`
-	MinRatio    float64 `json:"lr_min_ratio"`
+	Peak        float64 `json:"lr" yaml:"lr"`
+	WarmupSteps int     `json:"lr_warmup_steps" yaml:"lr_warmup_steps"`
+	Steps       int     `json:"-" yaml:"-"`
+	MinRatio    float64 `json:"lr_min_ratio" yaml:"lr_min_ratio"`
 }
 
 // At is the learning rate of update step (0-based):

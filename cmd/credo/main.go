@@ -17,6 +17,7 @@ import (
 	_ "github.com/credo-rl/credo/reward/judge" // the judge verifier kind
 	_ "github.com/credo-rl/credo/task/arith"
 	_ "github.com/credo-rl/credo/task/ifeval"
+	_ "github.com/credo-rl/credo/task/sql"
 	_ "github.com/credo-rl/credo/task/toolcall"
 )
 
@@ -30,6 +31,8 @@ func commands() map[string]command {
 	return map[string]command{
 		"sft":    {"warm a policy up on a task's demonstrations", runSFT},
 		"sample": {"print responses of a checkpoint to a prompt", runSample},
+		"train":  {"train a policy with RL and token-level credit", runTrain},
+		"eval":   {"evaluate a checkpoint on a task's test split", runEval},
 	}
 }
 

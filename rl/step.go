@@ -1,0 +1,292 @@
+package rl
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/sample"
+	"github.com/credo-rl/credo/task"
+)
+
+// stepRecord is what one step leaves behind.
+type stepRecord struct {
+	metrics map[string]any
+	samples []any
+	summary string // for the progress bar
+}
+
+// stepSeed derives the seed of step s from the run's seed, so a resumed
+// run samples exactly what an uninterrupted one would have.
+func stepSeed(seed uint64, s int) uint64 {
+	x := seed ^ (uint64(s)+1)*0x9e3779b97f4a7c15 // splitmix64
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// trainStep runs step s: sample → verify → credit → update.
+func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
+	c := t.c
+	start := time.Now()
+	P, G := c.PromptsPerStep, c.Group
+	prompts := make([]task.Prompt, P)
+	ids := make([][]int32, P)
+	for j := range prompts {
+		prompts[j] = t.task.Prompt(task.Train, s*P+j)
+		ids[j] = t.policy.Tok.EncodePrompt(prompts[j].Text)
+	}
+	sc := sample.Config{MaxTokens: c.MaxTokens, Temperature: c.Temperature, TopP: c.TopP, Seed: stepSeed(c.Seed, s)}
+	res, err := sample.Generate(ctx, t.policy.Model, t.policy.Tok, ids, G, sc)
+	if err != nil {
+		return stepRecord{}, err
+	}
+	tSample := time.Since(start)
+
+	N := len(res)
+	respPrompts := make([]reward.Prompt, N)
+	texts := make([]string, N)
+	for i, r := range res {
+		respPrompts[i], texts[i] = prompts[r.Prompt], r.Text
+	}
+	t1 := time.Now()
+	verdicts, verr := verifyAll(ctx, t.rewards, respPrompts, texts, c.VerifyWorkers, time.Duration(c.VerifyTimeout))
+	for _, e := range verr {
+		fmt.Fprintf(t.log, "\nstep %d: verifier error (scored 0): %v\n", s, e)
+	}
+	if err := ctx.Err(); err != nil {
+		return stepRecord{}, err
+	}
+	tVerify := time.Since(t1)
+
+	b := t.batch(s, res, respPrompts, verdicts)
+	t2 := time.Now()
+	adv, cm, err := t.method.Advantages(ctx, b)
+	if err != nil {
+		return stepRecord{}, fmt.Errorf("credit (%s): %w", c.Method, err)
+	}
+	tCredit := time.Since(t2)
+	if t.advantageHook != nil {
+		t.advantageHook(adv.Tokens)
+	}
+
+	t3 := time.Now()
+	seqs, extra, err := t.trainingBatch(ctx, ids, res, adv.Tokens)
+	if err != nil {
+		return stepRecord{}, err
+	}
+	sched := c.Schedule
+	sched.Steps = c.Steps
+	lr := sched.At(s)
+	var last map[string]float64
+	var lossSum, normSum float64
+	skipped, updates := 0, 0
+	for range c.Updates {
+		st, err := t.opt.Step(ctx, seqs, extra, lr)
+		if err != nil {
+			return stepRecord{}, fmt.Errorf("update: %w", err)
+		}
+		if st.Skipped {
+			skipped++
+			fmt.Fprintf(t.log, "\nstep %d: non-finite loss or gradient (loss %v, norm %v): update skipped, weights unchanged\n", s, st.Loss, st.GradNorm)
+			continue
+		}
+		updates++
+		lossSum, normSum, last = lossSum+st.Loss, normSum+st.GradNorm, st.Metrics
+	}
+	tUpdate := time.Since(t3)
+	total := time.Since(start)
+
+	m := map[string]any{
+		"step": s, "lr": lr, "update/skipped": skipped, "verify/errors": len(verr),
+		"time/sample": tSample.Seconds(), "time/verify": tVerify.Seconds(), "time/credit": tCredit.Seconds(),
+		"time/update": tUpdate.Seconds(), "time/step": total.Seconds(),
+		"credit/overhead": tCredit.Seconds() / total.Seconds(),
+	}
+	if updates > 0 {
+		m["loss/total"], m["grad_norm"] = lossSum/float64(updates), normSum/float64(updates)
+		for k, v := range last {
+			m[k] = v
+		}
+	}
+	for k, v := range cm {
+		m[k] = v
+	}
+	t.rewardMetrics(m, verdicts, G)
+	lengths := make([]float64, N)
+	for i, r := range res {
+		lengths[i] = float64(len(r.Tokens))
+	}
+	m["response/length"], _ = meanStd(lengths)
+	for _, v := range t.rewards {
+		if jm, ok := v.(interface{ Metrics() map[string]float64 }); ok {
+			for k, x := range jm.Metrics() {
+				m[k] = x
+			}
+		}
+	}
+	return stepRecord{metrics: m, samples: t.sampleRecords(s, res, respPrompts, texts, verdicts, adv), summary: t.summary(m)}, nil
+}
+
+// batch assembles what the credit method sees.
+func (t *Trainer) batch(s int, res []sample.Response, prompts []reward.Prompt, verdicts [][]reward.Verdict) *credit.Batch {
+	N, K := len(res), len(t.rewards)
+	b := &credit.Batch{
+		Groups: make([]int, N), Scores: make([][]float64, K), Weights: t.weights,
+		Rewards: make([]string, K), Verdicts: verdicts,
+		Prompts: make([]string, N), Responses: make([]string, N),
+		Tokens: make([][]int32, N), Offsets: make([][][2]int, N),
+		Step: s, Seed: stepSeed(t.c.Seed, s),
+	}
+	for k, v := range t.rewards {
+		b.Rewards[k] = v.Name()
+		b.Scores[k] = make([]float64, N)
+		for i := range N {
+			b.Scores[k][i] = verdicts[k][i].Score
+		}
+	}
+	for i, r := range res {
+		b.Groups[i] = r.Prompt
+		b.Prompts[i], b.Responses[i] = prompts[i].Text, r.Text
+		b.Tokens[i], b.Offsets[i] = r.Tokens, r.Offsets
+	}
+	if t.needs.Replay {
+		b.Replay = replayer{p: t.policy, chunk: 64}
+	}
+	if t.needs.PRM {
+		b.PRM = t.prm
+	}
+	return b
+}
+
+// trainingBatch lays each response after its prompt and aligns the loss
+// inputs with the targets: mask, advantage, old and reference log-probs.
+func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sample.Response, adv [][]float64) ([][]int32, [][][]float32, error) {
+	N := len(res)
+	seqs := make([][]int32, N)
+	mask, A, old := make([][]float32, N), make([][]float32, N), make([][]float32, N)
+	for i, r := range res {
+		p := prompts[r.Prompt]
+		seqs[i] = append(append([]int32(nil), p...), r.Tokens...)
+		n := len(seqs[i]) - 1
+		mask[i], A[i], old[i] = make([]float32, n), make([]float32, n), make([]float32, n)
+		if len(adv[i]) != len(r.Tokens) {
+			return nil, nil, fmt.Errorf("credit gave %d advantages for response %d of %d tokens", len(adv[i]), i, len(r.Tokens))
+		}
+		for j := range r.Tokens {
+			k := len(p) - 1 + j // target k predicts response token j
+			mask[i][k], A[i][k], old[i][k] = 1, float32(adv[i][j]), r.LogProbs[j]
+		}
+	}
+	ref := old // without a KL term the reference input is unused; k3 is then KL to the sampler
+	if t.ref != nil {
+		lp, err := t.ref.LogProbs(ctx, seqs)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reference log-probs: %w", err)
+		}
+		ref = make([][]float32, N)
+		for i := range lp {
+			ref[i] = make([]float32, len(lp[i]))
+			for k := range lp[i] {
+				if mask[i][k] == 1 {
+					ref[i][k] = lp[i][k]
+				}
+			}
+		}
+	}
+	return seqs, [][][]float32{mask, A, old, ref}, nil
+}
+
+// rewardMetrics adds each reward's mean and std over applicable verdicts
+// and the share of groups in which it has no variance.
+func (t *Trainer) rewardMetrics(m map[string]any, verdicts [][]reward.Verdict, G int) {
+	total := 0.0
+	for k, v := range t.rewards {
+		var xs []float64
+		zero, groups := 0, 0
+		for g := 0; g*G < len(verdicts[k]); g++ {
+			var gs []float64
+			for _, vd := range verdicts[k][g*G : min((g+1)*G, len(verdicts[k]))] {
+				if !vd.Skip {
+					gs = append(gs, vd.Score)
+				}
+			}
+			if len(gs) == 0 {
+				continue
+			}
+			groups++
+			if _, sd := meanStd(gs); sd == 0 {
+				zero++
+			}
+			xs = append(xs, gs...)
+		}
+		if len(xs) == 0 {
+			continue
+		}
+		mean, std := meanStd(xs)
+		name := v.Name()
+		m["reward/"+name+"/mean"], m["reward/"+name+"/std"] = mean, std
+		m["reward/"+name+"/zero_var"] = float64(zero) / float64(groups)
+		total += t.weights[k] * mean
+	}
+	m["reward/total/mean"] = total
+}
+
+// sampleRecords logs a few rollouts spread over the batch.
+func (t *Trainer) sampleRecords(s int, res []sample.Response, prompts []reward.Prompt, texts []string, verdicts [][]reward.Verdict, adv credit.Advantages) []any {
+	n := min(t.c.SamplesPerStep, len(res))
+	out := make([]any, 0, n)
+	for j := range n {
+		i := j * len(res) / n
+		r := res[i]
+		rec := SampleRecord{
+			Step: s, Index: i, Prompt: prompts[i].Text, Response: texts[i],
+			Offsets: r.Offsets, Advantages: adv.Tokens[i],
+		}
+		if i < len(adv.Response) {
+			rec.Advantage = adv.Response[i]
+		}
+		for _, o := range r.Offsets {
+			rec.Tokens = append(rec.Tokens, texts[i][o[0]:o[1]])
+		}
+		for k, v := range t.rewards {
+			vd := verdicts[k][i]
+			rec.Verdicts = append(rec.Verdicts, VerdictRecord{Reward: v.Name(), Score: vd.Score, Info: vd.Info, Spans: vd.Spans, Reason: vd.Reason, Skip: vd.Skip})
+			if k < len(adv.Relevance) && adv.Relevance[k] != nil && adv.Relevance[k][i] != nil {
+				if rec.Relevance == nil {
+					rec.Relevance = map[string][]float64{}
+				}
+				rec.Relevance[v.Name()] = adv.Relevance[k][i]
+			}
+		}
+		for _, a := range rec.Advantages {
+			if math.IsNaN(a) || math.IsInf(a, 0) {
+				rec.Advantages = nil // never write invalid JSON
+				break
+			}
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+// summary is the progress bar's text: the rewards' means and the loss.
+func (t *Trainer) summary(m map[string]any) string {
+	var parts []string
+	names := make([]string, 0, len(t.rewards))
+	for _, v := range t.rewards {
+		names = append(names, v.Name())
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if x, ok := m["reward/"+n+"/mean"].(float64); ok {
+			parts = append(parts, fmt.Sprintf("%s %.2f", n, x))
+		}
+	}
+	return strings.Join(parts, " ")
+}
