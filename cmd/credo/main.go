@@ -29,10 +29,11 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"sft":    {"warm a policy up on a task's demonstrations", runSFT},
-		"sample": {"print responses of a checkpoint to a prompt", runSample},
-		"train":  {"train a policy with RL and token-level credit", runTrain},
-		"eval":   {"evaluate a checkpoint on a task's test split", runEval},
+		"sft":         {"warm a policy up on a task's demonstrations", runSFT},
+		"sample":      {"print responses of a checkpoint to a prompt", runSample},
+		"train":       {"train a policy with RL and token-level credit", runTrain},
+		"eval":        {"evaluate a checkpoint on a task's test split", runEval},
+		"serve-model": {"serve a checkpoint over the OpenAI chat-completions protocol", runServe},
 	}
 }
 
