@@ -34,6 +34,7 @@ func commands() map[string]command {
 		"train":       {"train a policy with RL and token-level credit", runTrain},
 		"eval":        {"evaluate a checkpoint on a task's test split", runEval},
 		"serve-model": {"serve a checkpoint over the OpenAI chat-completions protocol", runServe},
+		"report":      {"write a self-contained HTML report of a run or compare directory", runReport},
 	}
 }
 

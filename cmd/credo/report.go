@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/credo-rl/credo/report"
+)
+
+// runReport is `credo report [flags] DIR`: the HTML report of a run or
+// compare directory.
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	const synopsis = "Writes one self-contained HTML page (no network, no scripts) for a run directory\n" +
+		"(`credo train --out`) or a compare directory (`credo compare`): reward curves with\n" +
+		"seed bands, the method comparison table, credit diagnostics, and per-token heatmaps\n" +
+		"of logged rollouts. The page goes to DIR/report.html unless --out says otherwise;\n" +
+		"the written path is printed."
+	fs := newFlagSet("report", synopsis, stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: credo report [flags] DIR\n\n%s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	out := fs.String("out", "", "write the page to this file instead of DIR/report.html")
+	threshold := fs.Float64("threshold", 0, "training reward the moving mean must reach (0: compare.json's, else 0.8)")
+	window := fs.Int("window", 0, "moving-mean window in steps (0: compare.json's, else 5)")
+	dirs, err := parsePositional(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(dirs) != 1 {
+		return usageError{fmt.Errorf("want exactly one run or compare directory, got %d arguments %q", len(dirs), dirs)}
+	}
+	if *threshold < 0 || *window < 0 {
+		return usageError{fmt.Errorf("--threshold and --window must not be negative")}
+	}
+	c, err := report.Load(dirs[0])
+	if err != nil {
+		return err
+	}
+	if *threshold > 0 {
+		c.Threshold = *threshold
+	}
+	if *window > 0 {
+		c.Window = *window
+	}
+	path := *out
+	if path == "" {
+		path = filepath.Join(dirs[0], "report.html")
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := report.Save(c, path); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, path)
+	return nil
+}
+
+// parsePositional parses flags placed before, between or after the
+// positional arguments (flag stops at the first non-flag) and returns the
+// positional ones; everything after "--" is positional.
+func parsePositional(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}

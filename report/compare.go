@@ -1,0 +1,168 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Comparison is a set of runs of several methods over several seeds on
+// one task: a compare directory, or a single run seen as one.
+type Comparison struct {
+	Dir       string
+	Task      string
+	Methods   []string // in the order rows and legends use
+	Seeds     []uint64
+	Steps     int     // configured steps per run
+	Threshold float64 // the reward the moving mean must reach
+	Window    int     // the moving mean's window, in steps
+	Warmup    string  // the warmed-up policy every run starts from
+	Runs      []*Run
+}
+
+// compareFile is compare.json as `credo compare` writes it.
+type compareFile struct {
+	Task      string   `json:"task"`
+	Methods   []string `json:"methods"`
+	Seeds     []uint64 `json:"seeds"`
+	Steps     int      `json:"steps"`
+	Threshold float64  `json:"threshold"`
+	Window    int      `json:"window"`
+	Warmup    string   `json:"warmup"`
+	Runs      []struct {
+		Method string `json:"method"`
+		Seed   uint64 `json:"seed"`
+		Dir    string `json:"dir"`
+	} `json:"runs"`
+}
+
+// LoadCompare reads a compare directory: compare.json and every run it
+// lists (run directories relative to dir). compare.json's method and seed
+// name each run; a zero threshold or window takes the default.
+func LoadCompare(dir string) (*Comparison, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "compare.json"))
+	if err != nil {
+		return nil, fmt.Errorf("compare %s: %w", dir, err)
+	}
+	var f compareFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("compare %s: compare.json: %w", dir, err)
+	}
+	if f.Threshold < 0 || f.Window < 0 {
+		return nil, fmt.Errorf("compare %s: compare.json: threshold %v and window %d must not be negative", dir, f.Threshold, f.Window)
+	}
+	if len(f.Runs) == 0 {
+		return nil, fmt.Errorf("compare %s: compare.json lists no runs", dir)
+	}
+	c := &Comparison{Dir: dir, Task: f.Task, Methods: f.Methods, Seeds: f.Seeds, Steps: f.Steps,
+		Threshold: f.Threshold, Window: f.Window, Warmup: f.Warmup}
+	c.defaults()
+	var errs []error
+	for i, e := range f.Runs {
+		if e.Dir == "" {
+			errs = append(errs, fmt.Errorf("compare %s: run %d (%s, seed %d) has no dir", dir, i, e.Method, e.Seed))
+			continue
+		}
+		rd := e.Dir
+		if !filepath.IsAbs(rd) {
+			rd = filepath.Join(dir, rd)
+		}
+		r, err := LoadRun(rd)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("compare %s: %s seed %d: %w", dir, e.Method, e.Seed, err))
+			continue
+		}
+		if e.Method != "" {
+			r.Method = e.Method
+		}
+		r.Seed = e.Seed
+		if r.Steps == 0 && c.Steps > 0 {
+			r.Steps = c.Steps
+			r.Incomplete = len(r.Metrics) < r.Steps
+		}
+		c.Runs = append(c.Runs, r)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	c.fill()
+	return c, nil
+}
+
+// Single is the comparison of one run with itself: one method, one seed,
+// the default threshold and window.
+func Single(r *Run) *Comparison {
+	c := &Comparison{Dir: r.Dir, Task: r.Task, Steps: r.Steps, Runs: []*Run{r}}
+	c.defaults()
+	c.fill()
+	return c
+}
+
+// Load reads dir as a compare directory if it holds compare.json, else as
+// a run directory.
+func Load(dir string) (*Comparison, error) {
+	if _, err := os.Stat(filepath.Join(dir, "compare.json")); err == nil {
+		return LoadCompare(dir)
+	}
+	_, cerr := os.Stat(filepath.Join(dir, "config.json"))
+	_, merr := os.Stat(filepath.Join(dir, "metrics.jsonl"))
+	if cerr != nil && merr != nil {
+		return nil, fmt.Errorf("%s is neither a compare directory (compare.json) nor a run directory (config.json, metrics.jsonl)", dir)
+	}
+	r, err := LoadRun(dir)
+	if err != nil {
+		return nil, err
+	}
+	return Single(r), nil
+}
+
+func (c *Comparison) defaults() {
+	if c.Threshold == 0 {
+		c.Threshold = DefaultThreshold
+	}
+	if c.Window == 0 {
+		c.Window = DefaultWindow
+	}
+}
+
+// fill adds the methods and seeds of runs that the header does not list.
+func (c *Comparison) fill() {
+	for _, r := range c.Runs {
+		if !slices.Contains(c.Methods, r.Method) {
+			c.Methods = append(c.Methods, r.Method)
+		}
+		if !slices.Contains(c.Seeds, r.Seed) {
+			c.Seeds = append(c.Seeds, r.Seed)
+		}
+		if c.Task == "" {
+			c.Task = r.Task
+		}
+	}
+}
+
+// MethodRuns are the runs of method m, in the order they were listed.
+func (c *Comparison) MethodRuns(m string) []*Run {
+	var out []*Run
+	for _, r := range c.Runs {
+		if r.Method == m {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Rewards are the rewards of every run, in first-seen order.
+func (c *Comparison) Rewards() []string {
+	var out []string
+	for _, r := range c.Runs {
+		for _, n := range r.Rewards() {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,281 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"html"
+	"html/template"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/credo-rl/credo/reward"
+)
+
+// rolloutView is one logged rollout rendered token by token.
+type rolloutView struct {
+	Method     string
+	Color      string
+	Seed       uint64
+	Step       int // 1-based, as the charts count
+	Index      int
+	Prompt     string
+	Tokens     int
+	Shown      int    // tokens rendered (at most maxTokens)
+	Advantage  string // short, for the header
+	AdvExact   string // exact, for the hover
+	TokenLevel bool
+	Rows       []tokenRow
+	Verdicts   []verdictView
+}
+
+// tokenRow is the response once, coloured by one quantity.
+type tokenRow struct {
+	Label string
+	Note  string
+	HTML  template.HTML
+}
+
+type verdictView struct {
+	Reward, Score, Reason, Info, Spans string
+	Skip                               bool
+}
+
+// Rollout selection: a few per token-level method, one per other method
+// (for contrast), at most maxRollouts in all.
+const (
+	perTokenMethod = 3
+	perOtherMethod = 1
+	maxRollouts    = 12
+	// maxTokens caps the tokens shown per response, keeping the page small
+	// for long responses.
+	maxTokens = 400
+)
+
+// pick chooses, for each method, rollouts of the last logged step of its
+// first run (in listed order) that has samples: informative ones first
+// (advantages that are not all zero), then by index.
+func pick(c *Comparison) []rolloutView {
+	type cand struct {
+		run     *Run
+		samples []Sample
+		token   bool
+	}
+	var cands []cand
+	for _, m := range c.Methods {
+		for _, r := range c.MethodRuns(m) {
+			if len(r.Samples) == 0 {
+				continue
+			}
+			lastStep := slices.MaxFunc(r.Samples, func(a, b Sample) int { return cmp.Compare(a.Step, b.Step) }).Step
+			// A method is token-level if it logged relevance anywhere: at
+			// the last step every pair may have been skipped.
+			var ss []Sample
+			token := false
+			for _, s := range r.Samples {
+				if s.Step == lastStep {
+					ss = append(ss, s)
+				}
+				token = token || len(s.Relevance) > 0
+			}
+			slices.SortStableFunc(ss, func(a, b Sample) int {
+				if ia, ib := informative(a), informative(b); ia && !ib {
+					return -1
+				} else if ib && !ia {
+					return 1
+				}
+				return cmp.Compare(a.Index, b.Index)
+			})
+			cands = append(cands, cand{r, ss, token})
+			break
+		}
+	}
+	// One each first so that every method is shown, then the rest.
+	take := make([]int, len(cands))
+	total := 0
+	for round := 0; round < perTokenMethod && total < maxRollouts; round++ {
+		for i, cd := range cands {
+			limit := perOtherMethod
+			if cd.token {
+				limit = perTokenMethod
+			}
+			if take[i] == round && round < limit && round < len(cd.samples) && total < maxRollouts {
+				take[i]++
+				total++
+			}
+		}
+	}
+	var out []rolloutView
+	for i, cd := range cands {
+		color := methodColor(slices.Index(c.Methods, cd.run.Method))
+		for _, s := range cd.samples[:take[i]] {
+			out = append(out, renderRollout(cd.run, color, s, cd.token))
+		}
+	}
+	return out
+}
+
+// informative says the rollout's advantages are not all zero.
+func informative(s Sample) bool {
+	return s.Advantage != 0 || slices.ContainsFunc(s.Advantages, func(a float64) bool { return a != 0 })
+}
+
+// renderRollout lays out one rollout: a row per reward coloured by its
+// relevance q, with that reward's checked tokens underlined, then a row
+// coloured by the final token advantage.
+func renderRollout(r *Run, color string, s Sample, tokenLevel bool) rolloutView {
+	toks := tokenTexts(s)
+	v := rolloutView{Method: r.Method, Color: color, Seed: r.Seed, Step: s.Step + 1, Index: s.Index,
+		Prompt: s.Prompt, Tokens: len(toks), Shown: min(len(toks), maxTokens), Advantage: strconv.FormatFloat(s.Advantage, 'g', 4, 64), AdvExact: exact(s.Advantage), TokenLevel: tokenLevel || len(s.Relevance) > 0}
+	var names []string
+	for _, vd := range s.Verdicts {
+		names = append(names, vd.Reward)
+		vv := verdictView{Reward: vd.Reward, Score: exact(vd.Score), Reason: vd.Reason, Info: vd.Info, Skip: vd.Skip}
+		var sp []string
+		for _, x := range vd.Spans {
+			sp = append(sp, fmt.Sprintf("[%d, %d)×%s", x.Start, x.End, exact(x.Weight())))
+		}
+		vv.Spans = strings.Join(sp, " ")
+		v.Verdicts = append(v.Verdicts, vv)
+	}
+	var extra []string
+	for k := range s.Relevance {
+		if !slices.Contains(names, k) {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	names = append(names, extra...)
+	for _, k := range names {
+		var checked []float64
+		if i := slices.IndexFunc(s.Verdicts, func(vd Verdict) bool { return vd.Reward == k }); i >= 0 {
+			checked = reward.TokenStrengths(s.Verdicts[i].Spans, s.Offsets)
+		}
+		q, ok := s.Relevance[k]
+		row := tokenRow{Label: "q · " + k}
+		switch {
+		case ok:
+			row.HTML = tokenLine(toks, q, checked, "q", sequential)
+		case v.TokenLevel:
+			row.Note = "no relevance: skipped (no variance in its group)"
+			row.HTML = tokenLine(toks, nil, checked, "q", sequential)
+		default:
+			row.Note = "response-level method: no relevance"
+			row.HTML = tokenLine(toks, nil, checked, "q", sequential)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	adv := tokenRow{Label: "A · final", HTML: tokenLine(toks, s.Advantages, nil, "A", diverging)}
+	if len(s.Advantages) == 0 {
+		adv.Note = "not logged"
+	}
+	v.Rows = append(v.Rows, adv)
+	return v
+}
+
+// tokenTexts are the rollout's tokens: as logged, or cut from the
+// response by the offsets when the texts are missing.
+func tokenTexts(s Sample) []string {
+	if len(s.Tokens) > 0 || len(s.Offsets) == 0 {
+		return s.Tokens
+	}
+	out := make([]string, len(s.Offsets))
+	for i, o := range s.Offsets {
+		if 0 <= o[0] && o[0] <= o[1] && o[1] <= len(s.Response) {
+			out[i] = s.Response[o[0]:o[1]]
+		}
+	}
+	return out
+}
+
+// tokenLine renders the tokens with vals[t] as the background (scaled by
+// scale against the row's largest |value|) and its exact value in the
+// title; tokens with checked[t] > 0 get the "checked" underline.
+func tokenLine(toks []string, vals, checked []float64, sym string, scale func(x float64) string) template.HTML {
+	top := 0.0
+	for _, x := range vals {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			top = max(top, math.Abs(x))
+		}
+	}
+	var b strings.Builder
+	for t, text := range toks[:min(len(toks), maxTokens)] {
+		cls := "t"
+		if text == "" {
+			cls += " e"
+		}
+		title := "#" + strconv.Itoa(t)
+		style := ""
+		if t < len(vals) {
+			x := vals[t]
+			title += " " + sym + "=" + exact(x)
+			if top > 0 && !math.IsNaN(x) && !math.IsInf(x, 0) {
+				rel := x / top
+				style = scale(rel)
+				if math.Abs(rel) > 0.6 {
+					cls += " d"
+				}
+				if sym == "q" {
+					title += " (" + strconv.FormatFloat(rel, 'f', 2, 64) + " of row max)"
+				}
+			}
+		} else if vals != nil {
+			title += " " + sym + ": not logged"
+		}
+		if t < len(checked) && checked[t] > 0 {
+			cls += " in"
+			title += " · checked ×" + exact(checked[t])
+		}
+		b.WriteString(`<span class="` + cls + `"`)
+		if style != "" {
+			b.WriteString(` style="background:` + style + `"`)
+		}
+		b.WriteString(` title="` + html.EscapeString(title) + `">`)
+		writeToken(&b, text)
+		b.WriteString(`</span>`)
+	}
+	return template.HTML(b.String()) // built from escaped text and computed colours
+}
+
+// writeToken writes the token's text escaped and unchanged, wrapping
+// whitespace in spans that CSS marks visibly (·, →, ↵) without adding
+// characters to the text.
+func writeToken(b *strings.Builder, text string) {
+	for _, r := range text {
+		switch r {
+		case ' ':
+			b.WriteString(`<span class="sp"> </span>`)
+		case '\t':
+			b.WriteString(`<span class="tb">` + "\t" + `</span>`)
+		case '\n':
+			b.WriteString(`<span class="nl">` + "\n" + `</span>`)
+		case '\r':
+			b.WriteString(`<span class="cr">` + "\r" + `</span>`)
+		default:
+			b.WriteString(html.EscapeString(string(r)))
+		}
+	}
+}
+
+// sequential maps x in [0, 1] from white to a deep orange.
+func sequential(x float64) string {
+	return mix([3]float64{255, 255, 255}, [3]float64{217, 72, 1}, math.Max(0, math.Min(1, x)))
+}
+
+// diverging maps x in [−1, 1] to blue (negative), white (0), red (positive).
+func diverging(x float64) string {
+	x = math.Max(-1, math.Min(1, x))
+	if x < 0 {
+		return mix([3]float64{255, 255, 255}, [3]float64{33, 102, 172}, -x)
+	}
+	return mix([3]float64{255, 255, 255}, [3]float64{178, 24, 43}, x)
+}
+
+func mix(a, b [3]float64, x float64) string {
+	var c [3]int
+	for i := range c {
+		c[i] = int(math.Round(a[i] + (b[i]-a[i])*x))
+	}
+	return fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
+}

@@ -1,0 +1,208 @@
+package report
+
+import (
+	"math"
+	"slices"
+)
+
+// Baselines are the response-level methods every other method's
+// steps-to-threshold is divided by, when they are in the comparison.
+var Baselines = []string{"grpo", "gdpo"}
+
+// Row is one (method, reward) line of the comparison table. A value that
+// no run logged is NaN.
+type Row struct {
+	Method, Reward string
+	Runs           int // runs (seeds) of the method
+	Incomplete     int // of them, runs that logged fewer steps than configured
+	Threshold      float64
+	Window         int
+	// StepsToThreshold is the median over seeds of each seed's
+	// StepsToThreshold; a seed that never reaches the threshold counts as
+	// +Inf, so the median is +Inf when half or more never do.
+	StepsToThreshold float64
+	Reached          int // seeds that reached the threshold
+	// FinalEval and FinalEvalStd are the mean and unbiased std over seeds
+	// of each run's last eval/greedy/<reward>; EvalRuns counts the runs
+	// that have one.
+	FinalEval, FinalEvalStd float64
+	EvalRuns                int
+	// Length, SecondsPerStep and CreditOverhead are means over runs of
+	// each run's mean over steps of response/length, time/step and
+	// credit/overhead (per method: the same on each of its rewards).
+	Length, SecondsPerStep, CreditOverhead float64
+	// VsBaseline maps each baseline in the table to this row's
+	// StepsToThreshold divided by the baseline's on the same reward (see
+	// Ratio).
+	VsBaseline map[string]float64
+}
+
+// Table computes one Row per (method, reward), in method order then
+// reward order.
+func Table(c *Comparison) []Row {
+	var rows []Row
+	rewards := c.Rewards()
+	for _, m := range c.Methods {
+		runs := c.MethodRuns(m)
+		length, sps, over := perRun(runs, "response/length"), perRun(runs, "time/step"), perRun(runs, "credit/overhead")
+		incomplete := 0
+		for _, r := range runs {
+			if r.Incomplete {
+				incomplete++
+			}
+		}
+		for _, k := range rewards {
+			row := Row{Method: m, Reward: k, Runs: len(runs), Incomplete: incomplete,
+				Threshold: c.Threshold, Window: c.Window, Length: length, SecondsPerStep: sps, CreditOverhead: over}
+			steps := make([]float64, len(runs))
+			var evals []float64
+			for i, r := range runs {
+				steps[i] = StepsToThreshold(r.Series("reward/"+k+"/mean"), c.Threshold, c.Window)
+				if !math.IsInf(steps[i], 1) {
+					row.Reached++
+				}
+				if e, ok := last(r.Series("eval/greedy/" + k)); ok {
+					evals = append(evals, e)
+				}
+			}
+			row.StepsToThreshold = Median(steps)
+			row.EvalRuns = len(evals)
+			row.FinalEval, row.FinalEvalStd = meanStd(evals)
+			rows = append(rows, row)
+		}
+	}
+	for i := range rows {
+		for _, b := range Baselines {
+			j := slices.IndexFunc(rows, func(r Row) bool { return r.Method == b && r.Reward == rows[i].Reward })
+			if j < 0 {
+				continue
+			}
+			if rows[i].VsBaseline == nil {
+				rows[i].VsBaseline = map[string]float64{}
+			}
+			rows[i].VsBaseline[b] = Ratio(rows[i].StepsToThreshold, rows[j].StepsToThreshold)
+		}
+	}
+	return rows
+}
+
+// MovingMean is the trailing moving mean of xs over window steps:
+// out[s] averages the values of xs[max(0, s−window+1)..s] that are not
+// NaN (NaN when all are). A window below 1 counts as 1.
+func MovingMean(xs []float64, window int) []float64 {
+	window = max(window, 1)
+	out := make([]float64, len(xs))
+	for s := range xs {
+		sum, n := 0.0, 0
+		for _, x := range xs[max(0, s-window+1) : s+1] {
+			if !math.IsNaN(x) {
+				sum, n = sum+x, n+1
+			}
+		}
+		out[s] = math.NaN()
+		if n > 0 {
+			out[s] = sum / float64(n)
+		}
+	}
+	return out
+}
+
+// StepsToThreshold is the number of steps (index s + 1) after which the
+// trailing moving mean of xs first reaches threshold, or +Inf if it never
+// does. "Reaches" is m ≥ threshold − 1e-9, so rounding in the mean (0.1
+// and 0.7 average to 0.39999999999999997) does not hide an exact hit.
+func StepsToThreshold(xs []float64, threshold float64, window int) float64 {
+	for s, m := range MovingMean(xs, window) {
+		if m >= threshold-1e-9 {
+			return float64(s + 1)
+		}
+	}
+	return math.Inf(1)
+}
+
+// Median of xs, +Inf values included (they sort last); with an even count
+// the mean of the two middle values, so a middle +Inf makes it +Inf. NaN
+// for no values.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// Ratio is a/b for steps-to-threshold values: +Inf when only a is +Inf
+// (this method never got there, the baseline did), 0 when only b is,
+// NaN when both are or either is NaN.
+func Ratio(a, b float64) float64 {
+	switch {
+	case math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 1) && math.IsInf(b, 1):
+		return math.NaN()
+	case math.IsInf(b, 1):
+		return 0
+	case math.IsInf(a, 1):
+		return math.Inf(1)
+	}
+	return a / b
+}
+
+// perRun is the mean over runs of each run's mean of key over its steps;
+// runs that never logged key are left out (NaN when none did).
+func perRun(runs []*Run, key string) float64 {
+	var ms []float64
+	for _, r := range runs {
+		if m, ok := mean(r.Series(key)); ok {
+			ms = append(ms, m)
+		}
+	}
+	m, _ := meanStd(ms)
+	return m
+}
+
+// mean of the values of xs that are not NaN.
+func mean(xs []float64) (float64, bool) {
+	sum, n := 0.0, 0
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			sum, n = sum+x, n+1
+		}
+	}
+	if n == 0 {
+		return math.NaN(), false
+	}
+	return sum / float64(n), true
+}
+
+// last is the last value of xs that is not NaN.
+func last(xs []float64) (float64, bool) {
+	for i := len(xs) - 1; i >= 0; i-- {
+		if !math.IsNaN(xs[i]) {
+			return xs[i], true
+		}
+	}
+	return math.NaN(), false
+}
+
+// meanStd is the mean and unbiased std of xs: NaN, NaN for none; std 0
+// for one.
+func meanStd(xs []float64) (mean, std float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	for _, x := range xs {
+		std += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(std / float64(len(xs)-1))
+}
