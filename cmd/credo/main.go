@@ -30,6 +30,8 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"sft":         {"warm a policy up on a task's demonstrations", runSFT},
+		"compare":     {"train several credit methods side by side and report", runCompare},
+		"demo":        {"the main job on built-in defaults: a small comparison on tool calling", runDemo},
 		"sample":      {"print responses of a checkpoint to a prompt", runSample},
 		"train":       {"train a policy with RL and token-level credit", runTrain},
 		"eval":        {"evaluate a checkpoint on a task's test split", runEval},
