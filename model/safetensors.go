@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/credo-rl/credo/internal/atomicfile"
 )
 
 // The safetensors format: an 8-byte little-endian header length, a JSON
@@ -187,7 +189,7 @@ func WriteSafetensors(path string, ts map[string]Tensor) error {
 			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
 		}
 	}
-	return writeFileAtomic(path, buf)
+	return atomicfile.Write(path, buf)
 }
 
 // readCheckpointTensors reads model.safetensors, or the shards listed in

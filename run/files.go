@@ -7,30 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+
+	"github.com/credo-rl/credo/internal/atomicfile"
 )
 
 // WriteFile writes data to path through a temporary file in the same
 // folder and a rename, so readers see the old file or the new one, never a
 // torn one.
-func WriteFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, werr := f.Write(data)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
+func WriteFile(path string, data []byte) error { return atomicfile.Write(path, data) }
 
 // WriteJSON writes v as indented JSON, atomically.
 func WriteJSON(path string, v any) error {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/credo-rl/credo/internal/atomicfile"
 )
 
 // Names of the byte-level tokenizer's default special tokens.
@@ -152,7 +154,7 @@ func (b *Bytes) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("save byte tokenizer: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, DescriptorFile), append(data, '\n')); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, DescriptorFile), append(data, '\n')); err != nil {
 		return fmt.Errorf("save byte tokenizer: %w", err)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/credo-rl/credo/internal/atomicfile"
 )
 
 // Encode splits text at added tokens, NFC-normalizes the rest (when the file
@@ -150,11 +152,11 @@ func (t *BPE) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("save tokenizer: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, HFFile), t.raw); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, HFFile), t.raw); err != nil {
 		return fmt.Errorf("save tokenizer: %w", err)
 	}
 	if t.rawConfig != nil {
-		if err := writeFileAtomic(filepath.Join(dir, HFConfigFile), t.rawConfig); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, HFConfigFile), t.rawConfig); err != nil {
 			return fmt.Errorf("save tokenizer: %w", err)
 		}
 	}
@@ -162,7 +164,7 @@ func (t *BPE) Save(dir string) error {
 	if err != nil {
 		return fmt.Errorf("save tokenizer: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, DescriptorFile), append(data, '\n')); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, DescriptorFile), append(data, '\n')); err != nil {
 		return fmt.Errorf("save tokenizer: %w", err)
 	}
 	return nil
