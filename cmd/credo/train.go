@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/prm"
 	"github.com/credo-rl/credo/rl"
 )
 
@@ -49,10 +50,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// loadPRM opens a process reward model folder as an Influencer. It is set
-// by the prm wiring; without it, methods that need one cannot run.
-var loadPRM = func(dir string) (credit.Influencer, error) {
-	return nil, fmt.Errorf("process reward models are not available in this build (--prm %s)", dir)
+// loadPRM opens a process reward model folder as the Influencer that
+// methods such as p2t need.
+func loadPRM(dir string) (credit.Influencer, error) {
+	p, err := prm.Load(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--prm: %w", err)
+	}
+	return p, nil
 }
 
 // applyConfigFile loads a config file under the flags: the file's values

@@ -1,0 +1,147 @@
+#!/usr/bin/python3
+"""Times the PyTorch peer of credo's BenchmarkTrainStep (model/bench_test.go).
+
+Same configs as model.Small(268) and model.Medium(268), same batch (16 x 256
+tokens, loss on every target), same AdamW (betas 0.9/0.95, eps 1e-8, weight
+decay 0.1 on matrices, gradient clip 1.0), same FLOP count and peak. The
+model is scripts/reference.py's (imported, not copied). Prints one
+machine-readable line per config:
+
+    torch 10M params=10734336 step_s=1.42 tokens_s=2880 gflops=... mfu=... blas=openblas
+
+Run it through scripts/bench.sh, which supplies a fast BLAS. By hand:
+
+    LD_LIBRARY_PATH=<openblas-openmp dir> OPENBLAS_CORETYPE=Zen \\
+        /usr/bin/python3 scripts/bench_torch.py --peak 200
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference  # noqa: E402  (needs the path above)
+
+BATCH, SEQ, VOCAB = 16, 256, 268
+
+
+def llama(vocab, hidden, ffn, layers, heads, kv_heads):
+    """A config dict in reference.py's format, as model/presets.go builds it."""
+    c = reference.config(vocab=vocab, tied=True, model_type="llama")
+    c.update(hidden_size=hidden, intermediate_size=ffn, num_hidden_layers=layers,
+             num_attention_heads=heads, num_key_value_heads=kv_heads,
+             max_position_embeddings=1024, rms_norm_eps=1e-5)
+    return c
+
+
+CONFIGS = {
+    "1M": llama(VOCAB, 128, 384, 4, 4, 2),    # model.Small(268)
+    "10M": llama(VOCAB, 384, 1024, 6, 6, 6),  # model.Medium(268)
+}
+
+
+def num_params(c):
+    n = 0
+    for _, shape in reference.param_specs(c):
+        k = 1
+        for d in shape:
+            k *= d
+        n += k
+    return n
+
+
+def train_flops(c, B, T):
+    """Port of bench_test.go's trainFLOPs: 6*N*tokens over the matmul
+    parameters (the embedding lookup is not a matmul, a tied head is) plus
+    attention's 12*L*T^2*(H*hd) per sequence."""
+    V, D = c["vocab_size"], c["hidden_size"]
+    n = num_params(c) - V * D
+    if c["tie_word_embeddings"]:
+        n += V * D
+    hd = D // c["num_attention_heads"]
+    attn = 12 * c["num_hidden_layers"] * T * T * c["num_attention_heads"] * hd
+    return (6 * n * T + attn) * B
+
+
+def init(c, gen):
+    """Weights at the scale credo draws them (std 0.02, unit norm gains),
+    so activations stay ordinary floats (no overflow or denormals)."""
+    ps = {}
+    for name, shape in reference.param_specs(c):
+        if name.endswith("norm.weight"):
+            t = torch.ones(shape)
+        else:
+            t = 0.02 * torch.randn(shape, generator=gen)
+        ps[name] = t.requires_grad_(True)
+    return ps
+
+
+def blas_in_use():
+    """Which BLAS the process mapped: the reference BLAS is ~50x slower, so
+    a result without OpenBLAS is not a fair peer."""
+    try:
+        with open("/proc/self/maps") as f:
+            maps = f.read()
+    except OSError:
+        return "unknown"
+    return "openblas" if "openblas" in maps else "reference"
+
+
+def bench(c, steps, warmup):
+    gen = torch.Generator().manual_seed(1)
+    ps = init(c, gen)
+    tokens = torch.randint(0, c["vocab_size"], (BATCH, SEQ + 1), generator=gen)
+    mask = torch.ones(BATCH, SEQ)
+    decay = [p for p in ps.values() if p.dim() >= 2]
+    no_decay = [p for p in ps.values() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1},
+                             {"params": no_decay, "weight_decay": 0.0}],
+                            lr=1e-3, betas=(0.9, 0.95), eps=1e-8)
+    params = list(ps.values())
+    times, loss = [], None
+    for i in range(warmup + steps):
+        t0 = time.perf_counter()
+        opt.zero_grad(set_to_none=True)
+        loss, *_ = reference.lm_loss(c, ps, tokens, mask)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        loss = loss.item()  # forces completion; torch on CPU is synchronous anyway
+        if i >= warmup:
+            times.append(time.perf_counter() - t0)
+    if not (loss == loss and abs(loss) < 1e9):
+        raise SystemExit(f"bench_torch: loss is {loss}, not a finite number")
+    return statistics.median(times), times
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--peak", type=float, default=float(os.environ.get("CREDO_PEAK_GFLOPS", "200")),
+                    help="float32 peak in GFLOP/s that MFU is stated against (default $CREDO_PEAK_GFLOPS or 200)")
+    ap.add_argument("--steps", type=int, default=10, help="timed steps; the median is reported")
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--configs", default="1M,10M", help="comma-separated subset of " + ",".join(CONFIGS))
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)  # reference.py sets 1 at import
+    blas = blas_in_use()
+    if blas != "openblas":
+        print(f"bench_torch: warning: BLAS is {blas}, not OpenBLAS; see scripts/bench.sh", file=sys.stderr)
+    for name in a.configs.split(","):
+        if name not in CONFIGS:
+            raise SystemExit(f"bench_torch: unknown config {name!r}; have {', '.join(CONFIGS)}")
+        c = CONFIGS[name]
+        sec, times = bench(c, a.steps, a.warmup)
+        flops = train_flops(c, BATCH, SEQ)
+        gflops = flops / sec / 1e9
+        print(f"torch {name} params={num_params(c)} step_s={sec:.4f} tokens_s={BATCH * SEQ / sec:.0f} "
+              f"gflops={gflops:.1f} mfu={100 * gflops / a.peak:.1f} peak={a.peak:g} "
+              f"threads={torch.get_num_threads()} blas={blas} "
+              f"min_s={min(times):.4f} max_s={max(times):.4f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
