@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -66,9 +67,9 @@ func TestVerifyAllFailures(t *testing.T) {
 // TestJudgeFailureRunGoesOn: a judge whose server answers 500 forever
 // scores 0 with a reason, and training carries on.
 func TestJudgeFailureRunGoesOn(t *testing.T) {
-	hits := 0
+	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits++
+		hits.Add(1)
 		http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusInternalServerError)
 	}))
 	defer srv.Close()
@@ -83,7 +84,7 @@ func TestJudgeFailureRunGoesOn(t *testing.T) {
 	if len(ms) != 2 || ms[0]["verify/errors"].(float64) == 0 || ms[0]["reward/quality/mean"] != 0.0 {
 		t.Errorf("metrics %v", ms)
 	}
-	if hits == 0 {
+	if hits.Load() == 0 {
 		t.Error("the judge server was never asked")
 	}
 }

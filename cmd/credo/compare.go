@@ -29,6 +29,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // on 2 cores: a small policy, 4 prompts × 4 responses per step.
 func defaultCompare() rl.CompareConfig {
 	w := rl.DefaultWarmup()
+	// A short warm-up: the policy learns the format's outline, not all of
+	// it, so every method has something left to learn (about 3 minutes).
+	w.Steps, w.Peak, w.WarmupSteps = 120, 4e-3, 10
 	t := rl.DefaultConfig()
 	t.Steps, t.PromptsPerStep, t.Group, t.MaxTokens = 30, 4, 4, 128
 	t.EvalEvery, t.EvalPrompts = 10, 32
