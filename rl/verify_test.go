@@ -29,7 +29,9 @@ func (v fnVerifier) Verify(ctx context.Context, _ reward.Prompt, resp string) (r
 // other verdicts are kept.
 func TestVerifyAllFailures(t *testing.T) {
 	vs := []reward.Verifier{
-		fnVerifier{"good", func(context.Context, string) (reward.Verdict, error) { return reward.Verdict{Score: 1, Info: "ok"}, nil }},
+		fnVerifier{"good", func(context.Context, string) (reward.Verdict, error) {
+			return reward.Verdict{Score: 1, Info: "ok"}, nil
+		}},
 		fnVerifier{"fails", func(context.Context, string) (reward.Verdict, error) {
 			return reward.Verdict{Info: "block"}, errors.New("database unreachable")
 		}},
