@@ -108,7 +108,7 @@ func DefaultConfig() Config {
 	return Config{
 		Task: "toolcall", Method: "gdpo", Credit: credit.DefaultConfig(),
 		Steps: 60, PromptsPerStep: 8, Group: 8, MaxTokens: 128, Temperature: 1, TopP: 1,
-		Schedule:  Schedule{Peak: 5e-4, WarmupSteps: 0, MinRatio: 1},
+		Schedule:  Schedule{Peak: 2e-4, WarmupSteps: 0, MinRatio: 1}, // 5e-4 raised the entropy and lowered the rewards of the small policy on toolcall within 8 steps
 		Optimizer: opt,
 		ClipLow:   0.2, ClipHigh: 0.2, LossAgg: AggTokenMean, Updates: 1,
 		EvalEvery: 20, EvalPrompts: 32, CheckpointEvery: 10, KeepCheckpoints: 2, SamplesPerStep: 4,
