@@ -65,6 +65,11 @@ type WarmupReport struct {
 	Skipped   int        `json:"skipped_demos"` // longer than the model's context
 	Seconds   float64    `json:"seconds"`
 	Eval      EvalResult `json:"eval"`
+	// HeldOut is the next-token accuracy on the response tokens of
+	// demonstrations whose prompts training never saw, before and after
+	// (teacher-forced; chance is 1/vocabulary).
+	HeldOutBefore float64 `json:"held_out_accuracy_before"`
+	HeldOutAfter  float64 `json:"held_out_accuracy_after"`
 }
 
 // WarmUp trains a policy on the task's demonstrations with the loss on
@@ -82,10 +87,15 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 	if err != nil {
 		return nil, rep, err
 	}
-	seqs, masks, skipped := demoSequences(t, p.Tok, c, p.Model.Config.MaxPositionEmbeddings)
+	demos := t.Demos(c.Demos, c.Seed, c.Demo)
+	seqs, masks, skipped := demoSequences(demos, p.Tok, p.Model.Config.MaxPositionEmbeddings)
 	rep.Skipped = skipped
 	if len(seqs) == 0 {
 		return nil, rep, fmt.Errorf("warm-up: every demonstration is longer than the model's context")
+	}
+	heldSeqs, heldMasks := heldOutDemos(t, p.Tok, c, demos, p.Model.Config.MaxPositionEmbeddings)
+	if rep.HeldOutBefore, err = tokenAccuracy(ctx, p.Model, heldSeqs, heldMasks); err != nil {
+		return nil, rep, err
 	}
 	tr, err := model.NewTrainer(p.Model, c.Optimizer, model.CrossEntropy{})
 	if err != nil {
@@ -122,6 +132,9 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 	}
 	bar.Done()
 	rep.Seconds = time.Since(start).Seconds()
+	if rep.HeldOutAfter, err = tokenAccuracy(ctx, p.Model, heldSeqs, heldMasks); err != nil {
+		return nil, rep, err
+	}
 	if c.Eval.Prompts > 0 {
 		if rep.Eval, err = Evaluate(ctx, p, t, t.Rewards(), c.Eval); err != nil {
 			return nil, rep, err
@@ -156,8 +169,8 @@ func initPolicy(c WarmupConfig) (*policy.Policy, error) {
 
 // demoSequences tokenizes demonstrations as prompt + response + EOS, with a
 // mask selecting the response targets (the loss never sees the prompt).
-func demoSequences(t task.Task, tok tokenizer.Tokenizer, c WarmupConfig, maxLen int) (seqs [][]int32, masks [][]float32, skipped int) {
-	for _, d := range t.Demos(c.Demos, c.Seed, c.Demo) {
+func demoSequences(demos []task.Demo, tok tokenizer.Tokenizer, maxLen int) (seqs [][]int32, masks [][]float32, skipped int) {
+	for _, d := range demos {
 		p := tok.EncodePrompt(d.Prompt)
 		r, _ := tok.Encode(d.Response)
 		s := append(append(p, r...), tok.EOS())
@@ -172,4 +185,62 @@ func demoSequences(t task.Task, tok tokenizer.Tokenizer, c WarmupConfig, maxLen 
 		seqs, masks = append(seqs, s), append(masks, m)
 	}
 	return seqs, masks, skipped
+}
+
+// heldOutSize is the number of held-out demonstrations accuracy is read on.
+const heldOutSize = 64
+
+// heldOutDemos draws demonstrations with another seed and keeps those whose
+// prompt is not among the training ones.
+func heldOutDemos(t task.Task, tok tokenizer.Tokenizer, c WarmupConfig, train []task.Demo, maxLen int) ([][]int32, [][]float32) {
+	seen := make(map[string]bool, len(train))
+	for _, d := range train {
+		seen[d.Prompt] = true
+	}
+	var held []task.Demo
+	for _, d := range t.Demos(4*heldOutSize, c.Seed^0x6e1d07, c.Demo) {
+		if !seen[d.Prompt] && len(held) < heldOutSize {
+			held = append(held, d)
+		}
+	}
+	seqs, masks, _ := demoSequences(held, tok, maxLen)
+	return seqs, masks
+}
+
+// tokenAccuracy is the share of masked targets that are the model's most
+// likely next token.
+func tokenAccuracy(ctx context.Context, m *model.Model, seqs [][]int32, masks [][]float32) (float64, error) {
+	if len(seqs) == 0 {
+		return 0, nil
+	}
+	from := make([]int, len(seqs))
+	for i := range from {
+		from[i] = 1
+	}
+	dist, err := m.Distributions(ctx, seqs, from)
+	if err != nil {
+		return 0, fmt.Errorf("held-out accuracy: %w", err)
+	}
+	right, total := 0, 0
+	for i, rows := range dist {
+		for t, p := range rows { // row t predicts seqs[i][t+1]
+			if masks[i][t] == 0 {
+				continue
+			}
+			best := 0
+			for v := range p {
+				if p[v] > p[best] {
+					best = v
+				}
+			}
+			total++
+			if int32(best) == seqs[i][t+1] {
+				right++
+			}
+		}
+	}
+	if total == 0 {
+		return 0, nil
+	}
+	return float64(right) / float64(total), nil
 }
