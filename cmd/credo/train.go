@@ -96,7 +96,7 @@ func trainFlags(fs *flag.FlagSet, c *rl.Config) {
 	fs.StringVar(&c.Task, "task", c.Task, "task to train on (toolcall, sql, ifeval, arith)")
 	fs.Uint64Var(&c.TaskSeed, "task-seed", c.TaskSeed, "seed of the task's prompt generator and data")
 	fs.StringVar(&c.Method, "method", c.Method, "credit method: "+strings.Join(credit.Names(), ", ")+", or saw+<method>")
-	fs.StringVar(&c.Init, "init", c.Init, "warmed-up policy folder to start from (from `credo sft`) (required)")
+	fs.StringVar(&c.Init, "init", c.Init, "warmed-up policy folder to start from (made by credo sft) (required)")
 	fs.StringVar(&c.Out, "out", c.Out, "run directory (required)")
 	fs.StringVar(&c.PRM, "prm", c.PRM, "process reward model folder, for methods that need one (p2t)")
 	fs.Var(&listFlag{&c.Judges}, "judge", "add an LLM judge reward: name=…,url=…,model=…[,rubric=FILE,weight=…,key_env=VAR] (repeatable)")
