@@ -13,7 +13,7 @@ func TestDraw(t *testing.T) {
 		want    int
 	}{
 		{1, 0.0, 0}, {1, 0.49, 0}, {1, 0.51, 1}, {1, 0.81, 2}, {1, 0.999, 3},
-		{0.5, 0.99, 0},                 // the nucleus is the first token alone
+		{0.5, 0.99, 0},                // the nucleus is the first token alone
 		{0.8, 0.99, 1}, {0.8, 0.5, 0}, // two tokens: u·0.8 = 0.4 < 0.5
 		{0.81, 0.99, 2}, // three tokens reach 0.81
 	}
