@@ -4,6 +4,7 @@
 # seeds for 30 steps of 4 prompts × 8 responses, from the same checkpoint.
 #
 #   scripts/experiments.sh [TASK ...]      (default: toolcall sql ifeval arith)
+#   SEEDS=2 scripts/experiments.sh sql      (fewer seeds, for a shorter run)
 #
 # Results go to runs/exp-<task>/ (table.md, report.html); a finished run is
 # not run again, so an interrupted script resumes where it stopped.
@@ -11,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 go build -o bin/credo ./cmd/credo
-common=(--seeds 3 --steps 30 --prompts 4 --group 8 --lr 2e-4 --eval-every 10 --eval-prompts 32)
+common=(--seeds "${SEEDS:-3}" --steps 30 --prompts 4 --group 8 --lr 2e-4 --eval-every 10 --eval-prompts 32)
 for t in "${@:-toolcall sql ifeval arith}"; do
   for task in $t; do
     out=runs/exp-$task
