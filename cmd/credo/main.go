@@ -44,6 +44,7 @@ func commands() map[string]command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	limitMemory()
 	os.Exit(mainErr(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
