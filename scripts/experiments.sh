@@ -5,6 +5,7 @@
 #
 #   scripts/experiments.sh [TASK ...]      (default: toolcall sql ifeval arith)
 #   SEEDS=2 scripts/experiments.sh sql      (fewer seeds, for a shorter run)
+#   SEEDS=2 GROUP=4 scripts/experiments.sh ifeval   (what README's ifeval table used)
 #
 # Results go to runs/exp-<task>/ (table.md, report.html); a finished run is
 # not run again, so an interrupted script resumes where it stopped.
@@ -12,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 go build -o bin/credo ./cmd/credo
-common=(--seeds "${SEEDS:-3}" --steps 30 --prompts 4 --group 8 --lr 2e-4 --eval-every 10 --eval-prompts 32)
+common=(--seeds "${SEEDS:-3}" --steps 30 --prompts 4 --group "${GROUP:-8}" --lr 2e-4 --eval-every 10 --eval-prompts 32)
 for t in "${@:-toolcall sql ifeval arith}"; do
   for task in $t; do
     out=runs/exp-$task
