@@ -26,26 +26,11 @@ func (p *PRM) ExactInfluence(ctx context.Context, reqs []credit.InfluenceRequest
 // ExactAttribute is ExactInfluence on the PRM's own tokens. Its Logits
 // are the unmodified scores from ScoreEmbeddings.
 func (p *PRM) ExactAttribute(ctx context.Context, reqs []credit.InfluenceRequest, null credit.NullEmbedding) ([]Attribution, error) {
-	if err := checkNull(null); err != nil {
-		return nil, err
+	b, err := p.prepare(reqs, null)
+	if err != nil || len(b.seqs) == 0 {
+		return b.atts, err
 	}
-	encs, err := p.encodeRequests(reqs)
-	if err != nil {
-		return nil, err
-	}
-	atts := make([]Attribution, len(encs))
-	var seqs [][]int32
-	var sel [][]float32
-	var which []int
-	for i, e := range encs {
-		atts[i] = Attribution{Offsets: e.offsets, Token: make([]float64, e.respLen()), Steps: e.steps}
-		if len(e.ends) > 0 {
-			seqs, sel, which = append(seqs, e.ids), append(sel, selection(e)), append(which, i)
-		}
-	}
-	if len(seqs) == 0 {
-		return atts, nil
-	}
+	encs, atts, seqs, sel, which := b.encs, b.atts, b.seqs, b.sel, b.which
 	// The embeddings come from the gradient call (its gradient is unused):
 	// the model gives no cheaper way to look a batch of them up.
 	var emb [][][]float32

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"sort"
 	"time"
@@ -12,19 +11,6 @@ import (
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/model"
 )
-
-// lrAt is the learning rate of step s: linear warm-up, then cosine decay.
-func (c TrainConfig) lrAt(s int) float64 {
-	if s < c.LRWarmup {
-		return c.LR * float64(s+1) / float64(c.LRWarmup)
-	}
-	span := c.Steps - c.LRWarmup
-	if span <= 0 {
-		return c.LR
-	}
-	f := math.Min(1, float64(s-c.LRWarmup)/float64(span))
-	return c.LR * (c.LRMinRatio + (1-c.LRMinRatio)*0.5*(1+math.Cos(math.Pi*f)))
-}
 
 // fit runs the optimizer over shuffled epochs of the sequences and returns
 // the mean loss of the last tenth of the steps.
@@ -37,6 +23,7 @@ func (p *PRM) fit(ctx context.Context, c TrainConfig, seqs [][]int32, labels, we
 	if err != nil {
 		return 0, 0, fmt.Errorf("prm train: %w", err)
 	}
+	sched := model.Schedule{Peak: c.LR, WarmupSteps: c.LRWarmup, Steps: c.Steps, MinRatio: c.LRMinRatio}
 	rng := rand.New(rand.NewPCG(c.Seed, 0x707274)) // "prt"
 	var batches [][]int
 	bar := progress.New(log, "prm train", 0, c.Steps)
@@ -59,7 +46,7 @@ func (p *PRM) fit(ctx context.Context, c TrainConfig, seqs [][]int32, labels, we
 			bs[i], by[i], bw[i] = seqs[j], labels[j], weights[j]
 			tokens += len(seqs[j])
 		}
-		st, err := tr.Step(ctx, bs, [][][]float32{by, bw}, c.lrAt(step))
+		st, err := tr.Step(ctx, bs, [][][]float32{by, bw}, sched.At(step))
 		if err != nil {
 			return 0, 0, fmt.Errorf("prm train step %d: %w", step, err)
 		}

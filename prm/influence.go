@@ -37,27 +37,11 @@ func (p *PRM) Influence(ctx context.Context, reqs []credit.InfluenceRequest, nul
 
 // Attribute is Influence on the PRM's own tokens.
 func (p *PRM) Attribute(ctx context.Context, reqs []credit.InfluenceRequest, null credit.NullEmbedding) ([]Attribution, error) {
-	if err := checkNull(null); err != nil {
-		return nil, err
+	b, err := p.prepare(reqs, null)
+	if err != nil || len(b.seqs) == 0 {
+		return b.atts, err
 	}
-	encs, err := p.encodeRequests(reqs)
-	if err != nil {
-		return nil, err
-	}
-	atts := make([]Attribution, len(encs))
-	var seqs [][]int32
-	var sel [][]float32
-	var which []int
-	for i, e := range encs {
-		atts[i] = Attribution{Offsets: e.offsets, Token: make([]float64, e.respLen()), Steps: e.steps}
-		if len(e.ends) == 0 {
-			continue
-		}
-		seqs, sel, which = append(seqs, e.ids), append(sel, selection(e)), append(which, i)
-	}
-	if len(seqs) == 0 {
-		return atts, nil
-	}
+	encs, atts, seqs, sel, which := b.encs, b.atts, b.seqs, b.sel, b.which
 	scores, emb, grad, err := p.Model.EmbeddingGradient(ctx, seqs, sel)
 	if err != nil {
 		return nil, fmt.Errorf("influence of %d responses: %w", len(seqs), err)
@@ -74,6 +58,37 @@ func (p *PRM) Attribute(ctx context.Context, reqs []credit.InfluenceRequest, nul
 		atts[i].Logits = stepLogits(scores[b], e.ends)
 	}
 	return atts, nil
+}
+
+// rendered is a batch of requests ready to score: every request's empty
+// Attribution, and the rendered sequences and step selections of those
+// with at least one step (which[b] is sequence b's request).
+type rendered struct {
+	encs  []encoded
+	atts  []Attribution
+	seqs  [][]int32
+	sel   [][]float32
+	which []int
+}
+
+// prepare validates the null and the requests and renders them. A request
+// with no step keeps zero attribution and is not scored.
+func (p *PRM) prepare(reqs []credit.InfluenceRequest, null credit.NullEmbedding) (rendered, error) {
+	if err := checkNull(null); err != nil {
+		return rendered{}, err
+	}
+	encs, err := p.encodeRequests(reqs)
+	if err != nil {
+		return rendered{}, err
+	}
+	b := rendered{encs: encs, atts: make([]Attribution, len(encs))}
+	for i, e := range encs {
+		b.atts[i] = Attribution{Offsets: e.offsets, Token: make([]float64, e.respLen()), Steps: e.steps}
+		if len(e.ends) > 0 {
+			b.seqs, b.sel, b.which = append(b.seqs, e.ids), append(b.sel, selection(e)), append(b.which, i)
+		}
+	}
+	return b, nil
 }
 
 // encodeRequests validates and renders a batch.
