@@ -1,6 +1,6 @@
 // Package credit turns a batch's rewards into token advantages: how much
 // credit each response gets for each reward, and where inside the response
-// that credit lands. It implements ALGORITHMS.md (beside DESIGN.md) exactly.
+// that credit lands. It implements docs/ALGORITHMS.md exactly.
 //
 // Response level: GRPO (sum the weighted rewards, then normalize in the
 // group; scale "group", "batch" or "none"), GDPO (normalize each reward in
