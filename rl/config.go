@@ -14,6 +14,7 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/task"
 )
 
 // Config is everything `credo train` does, with defaults sized for the
@@ -22,6 +23,9 @@ import (
 type Config struct {
 	Task     string `json:"task" yaml:"task"`           // registered task name
 	TaskSeed uint64 `json:"task_seed" yaml:"task_seed"` // the task's prompt generator and data
+	// Difficulty is the task's difficulty settings, "key=value,…" (see
+	// each task's Knobs); empty keeps the task's defaults.
+	Difficulty string `json:"difficulty,omitempty" yaml:"difficulty,omitempty"`
 	// Method is a registered credit method (grpo, gdpo, span, mrtpo, p2t,
 	// or saw+<method>). The trainer never looks at it beyond the registry.
 	Method string        `json:"method" yaml:"method"`
@@ -191,4 +195,14 @@ func LoadConfigFile(path string, c *Config) error {
 		}
 	}
 	return nil
+}
+
+// NewTask builds a registered task from its seed and difficulty settings
+// ("key=value,…").
+func NewTask(name string, seed uint64, difficulty string) (task.Task, error) {
+	d, err := task.ParseDifficulty(difficulty)
+	if err != nil {
+		return nil, err
+	}
+	return task.New(name, task.Config{Seed: seed, Difficulty: d})
 }

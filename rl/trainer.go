@@ -62,7 +62,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		o(t)
 	}
 	var err error
-	if t.task, err = task.New(c.Task, task.Config{Seed: c.TaskSeed}); err != nil {
+	if t.task, err = NewTask(c.Task, c.TaskSeed, c.Difficulty); err != nil {
 		return nil, err
 	}
 	if t.method, err = credit.New(c.Method, c.Credit); err != nil {

@@ -18,6 +18,8 @@ import (
 type WarmupConfig struct {
 	Task     string `json:"task"`
 	TaskSeed uint64 `json:"task_seed"`
+	// Difficulty is the task's difficulty settings (as Config.Difficulty).
+	Difficulty string `json:"difficulty,omitempty"`
 	// Size picks a fresh model: tiny (tests), small (~1M parameters, the
 	// default: learns a task's format in minutes here) or medium (~10M).
 	Size string `json:"size"`
@@ -79,7 +81,7 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 	if c.Steps < 1 || c.Batch < 1 || c.Demos < 1 {
 		return nil, rep, fmt.Errorf("warm-up: steps, batch and demos must be positive (got %d, %d, %d)", c.Steps, c.Batch, c.Demos)
 	}
-	t, err := task.New(c.Task, task.Config{Seed: c.TaskSeed})
+	t, err := NewTask(c.Task, c.TaskSeed, c.Difficulty)
 	if err != nil {
 		return nil, rep, fmt.Errorf("warm-up: %w", err)
 	}

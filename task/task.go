@@ -108,6 +108,9 @@ type Config struct {
 	// Dir is where a task may write generated data (the sql task's
 	// database). Empty means a fresh temporary directory.
 	Dir string
+	// Difficulty holds the task's difficulty settings (see Tunable); a
+	// task without settings rejects any.
+	Difficulty Difficulty
 }
 
 // The registry is filled by init functions and only read afterwards.

@@ -56,6 +56,10 @@ func compareFlags(fs *flag.FlagSet, c *rl.CompareConfig) {
 		c.Train.TaskSeed, c.Warmup.TaskSeed = v, v
 		return err
 	})
+	fs.Func("difficulty", "the task's difficulty settings, key=value,… (each task's keys: see README)", func(s string) error {
+		c.Train.Difficulty, c.Warmup.Difficulty = s, s
+		return nil
+	})
 	fs.Func("methods", "comma-separated credit methods (default "+strings.Join(c.Methods, ",")+")", func(s string) error {
 		c.Methods = strings.Split(s, ",")
 		return nil

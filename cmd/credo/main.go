@@ -17,6 +17,7 @@ import (
 	_ "github.com/credo-rl/credo/reward/judge" // the judge verifier kind
 	_ "github.com/credo-rl/credo/task/arith"
 	_ "github.com/credo-rl/credo/task/ifeval"
+	_ "github.com/credo-rl/credo/task/slots"
 	_ "github.com/credo-rl/credo/task/sql"
 	_ "github.com/credo-rl/credo/task/toolcall"
 )
@@ -30,6 +31,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"sft":         {"warm a policy up on a task's demonstrations", runSFT},
+		"calibrate":   {"measure where a warmed-up policy starts: pass rate and zero-variance groups per reward", runCalibrate},
 		"compare":     {"train several credit methods side by side and report", runCompare},
 		"demo":        {"the main job on built-in defaults: a small comparison on tool calling", runDemo},
 		"sample":      {"print responses of a checkpoint to a prompt", runSample},

@@ -41,6 +41,7 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 func warmupFlags(fs *flag.FlagSet, c *rl.WarmupConfig) {
 	fs.StringVar(&c.Task, "task", c.Task, "task whose demonstrations to learn (toolcall, sql, ifeval, arith)")
 	fs.Uint64Var(&c.TaskSeed, "task-seed", c.TaskSeed, "seed of the task's prompt generator and data")
+	fs.StringVar(&c.Difficulty, "difficulty", c.Difficulty, "the task's difficulty settings, key=value,… (each task's keys: see README)")
 	fs.StringVar(&c.Size, "size", c.Size, "fresh model size: tiny, small (~1M parameters) or medium (~10M)")
 	fs.StringVar(&c.Init, "init", c.Init, "start from this checkpoint folder instead of fresh weights")
 	fs.IntVar(&c.Demos, "demos", c.Demos, "demonstrations to draw (cycled in shuffled epochs)")

@@ -95,6 +95,7 @@ func applyConfigFile(fs *flag.FlagSet, path string, c *rl.Config) error {
 func trainFlags(fs *flag.FlagSet, c *rl.Config) {
 	fs.StringVar(&c.Task, "task", c.Task, "task to train on (toolcall, sql, ifeval, arith)")
 	fs.Uint64Var(&c.TaskSeed, "task-seed", c.TaskSeed, "seed of the task's prompt generator and data")
+	fs.StringVar(&c.Difficulty, "difficulty", c.Difficulty, "the task's difficulty settings, key=value,… (each task's keys: see README)")
 	fs.StringVar(&c.Method, "method", c.Method, "credit method: "+strings.Join(credit.Names(), ", ")+", or saw+<method>")
 	fs.StringVar(&c.Init, "init", c.Init, "warmed-up policy folder to start from (made by credo sft) (required)")
 	fs.StringVar(&c.Out, "out", c.Out, "run directory (required)")

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/run"
+)
+
+func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := rl.DefaultCalibrate()
+	fs := newFlagSet("calibrate", "Samples groups from a warmed-up policy on the first training prompts, as RL would,\n"+
+		"and reports per reward the pass rate and the share of groups without variance: which\n"+
+		"rewards a comparison can judge methods on at this difficulty.", stderr)
+	dir := fs.String("init", "", "warmed-up policy folder (required)")
+	taskName := fs.String("task", "toolcall", "task")
+	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
+	difficulty := fs.String("difficulty", "", "the task's difficulty settings, key=value,… (each task's keys: see README)")
+	out := fs.String("out", "", "also write the calibration as JSON to this file")
+	fs.IntVar(&c.Prompts, "prompts", c.Prompts, "candidate training prompts (the first N)")
+	fs.IntVar(&c.Group, "group", c.Group, "responses per prompt (G), as in training")
+	fs.IntVar(&c.MaxTokens, "max-tokens", c.MaxTokens, "new tokens per response")
+	fs.Float64Var(&c.Temperature, "temperature", c.Temperature, "sampling temperature, as in training")
+	fs.Float64Var(&c.MaxZeroVar, "max-zero-var", c.MaxZeroVar, "largest share of groups without variance a counted reward may have")
+	fs.Float64Var(&c.Saturated, "saturated", c.Saturated, "pass rate from which a reward is too close to done to be counted")
+	fs.Uint64Var(&c.Seed, "seed", c.Seed, "sampling seed")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return usageError{fmt.Errorf("--init is required")}
+	}
+	t, err := rl.NewTask(*taskName, *taskSeed, *difficulty)
+	if err != nil {
+		return usageError{err}
+	}
+	p, err := policy.Load(*dir)
+	if err != nil {
+		return err
+	}
+	cal, err := rl.Calibrate(ctx, p, t, t.Rewards(), c, stderr)
+	if err != nil {
+		return err
+	}
+	cal.Difficulty = *difficulty
+	if *out != "" {
+		if err := run.WriteJSON(*out, cal); err != nil {
+			return err
+		}
+	}
+	fmt.Fprint(stdout, calibrationTable(cal))
+	return nil
+}
+
+// calibrationTable is a calibration as a plain-text table.
+func calibrationTable(c rl.Calibration) string {
+	s := fmt.Sprintf("%s (%d prompts × %d responses)\n%-12s %6s %9s  %s\n", c.Task, c.Config.Prompts, c.Config.Group, "reward", "pass", "zero-var", "counted")
+	for _, r := range c.Rewards {
+		counted := "yes"
+		if !r.Counted {
+			counted = "no: " + r.Why
+		}
+		s += fmt.Sprintf("%-12s %6.3f %8.0f%%  %s\n", r.Reward, r.Pass, 100*r.ZeroVar, counted)
+	}
+	return s
+}

@@ -1,0 +1,166 @@
+package rl
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/credo-rl/credo/internal/progress"
+	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/sample"
+	"github.com/credo-rl/credo/task"
+)
+
+// CalibrateConfig says how to measure where a warmed-up policy starts on a
+// task: groups sampled as training would sample them, on the first
+// training prompts.
+type CalibrateConfig struct {
+	Prompts     int           `json:"prompts"` // candidate training prompts, from index 0
+	Group       int           `json:"group"`   // responses per prompt, as in training
+	MaxTokens   int           `json:"max_tokens"`
+	Temperature float64       `json:"temperature"`
+	Seed        uint64        `json:"seed"`
+	Workers     int           `json:"-"`
+	Timeout     time.Duration `json:"-"`
+	// MaxZeroVar is the largest share of groups without variance a counted
+	// reward may have (0.3: with fewer varying groups a reward gives too
+	// little signal for any method to place).
+	MaxZeroVar float64 `json:"max_zero_var"`
+	// Saturated is the pass rate at or above which a reward has too little
+	// left to learn to tell methods apart (0.8).
+	Saturated float64 `json:"saturated"`
+}
+
+// DefaultCalibrate samples 64 prompts × 8 responses at temperature 1.
+func DefaultCalibrate() CalibrateConfig {
+	return CalibrateConfig{Prompts: 64, Group: 8, MaxTokens: 128, Temperature: 1, Seed: 1,
+		Workers: 4, Timeout: 5 * time.Second, MaxZeroVar: 0.3, Saturated: 0.8}
+}
+
+// RewardStart is one reward's starting point.
+type RewardStart struct {
+	Reward string `json:"reward"`
+	// Pass is the mean score over the responses the reward applies to.
+	Pass float64 `json:"pass"`
+	// ZeroVar is the share of groups (among those the reward applies to)
+	// in which every response scored the same: credit has nothing to place.
+	ZeroVar float64 `json:"zero_var"`
+	Groups  int     `json:"groups"` // groups the reward applies to
+	// Counted says whether a comparison may judge methods on this reward;
+	// Why says why not.
+	Counted bool   `json:"counted"`
+	Why     string `json:"why,omitempty"`
+}
+
+// Calibration is where a policy starts on a task, reward by reward.
+type Calibration struct {
+	Task       string          `json:"task"`
+	Difficulty string          `json:"difficulty,omitempty"`
+	Config     CalibrateConfig `json:"config"`
+	Rewards    []RewardStart   `json:"rewards"`
+}
+
+// Counted lists the rewards a comparison judges methods on.
+func (c Calibration) Counted() []string {
+	var out []string
+	for _, r := range c.Rewards {
+		if r.Counted {
+			out = append(out, r.Reward)
+		}
+	}
+	return out
+}
+
+// Calibrate samples c.Group responses to each of the first c.Prompts
+// training prompts and reports, per reward, the pass rate and the share of
+// groups without variance. A reward is counted when fewer than
+// c.MaxZeroVar of its groups lack variance and its pass rate is below
+// c.Saturated.
+func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Verifier, c CalibrateConfig, log io.Writer) (Calibration, error) {
+	if c.Prompts < 1 || c.Group < 2 || c.MaxTokens < 1 {
+		return Calibration{}, fmt.Errorf("calibrate: prompts ≥ 1, group ≥ 2 and max tokens ≥ 1 are required (got %d, %d, %d)", c.Prompts, c.Group, c.MaxTokens)
+	}
+	out := Calibration{Task: t.Name(), Config: c}
+	const chunk = 8                             // prompts per generation call: bounded memory, a progress bar that moves
+	scores := make([][]reward.Verdict, len(vs)) // [K][N]
+	bar := progress.New(log, "calibrate", 0, c.Prompts)
+	for start := 0; start < c.Prompts; start += chunk {
+		n := min(chunk, c.Prompts-start)
+		prompts := make([]task.Prompt, n)
+		ids := make([][]int32, n)
+		for j := range prompts {
+			prompts[j] = t.Prompt(task.Train, start+j)
+			ids[j] = p.Tok.EncodePrompt(prompts[j].Text)
+		}
+		sc := sample.Config{MaxTokens: c.MaxTokens, Temperature: c.Temperature, TopP: 1, Seed: stepSeed(c.Seed, start)}
+		res, err := sample.Generate(ctx, p.Model, p.Tok, ids, c.Group, sc)
+		if err != nil {
+			return out, fmt.Errorf("calibrate: %w", err)
+		}
+		ps := make([]reward.Prompt, len(res))
+		texts := make([]string, len(res))
+		for i, r := range res {
+			ps[i], texts[i] = prompts[r.Prompt], r.Text
+		}
+		verdicts, _ := verifyAll(ctx, vs, ps, texts, c.Workers, c.Timeout)
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		for k := range vs {
+			scores[k] = append(scores[k], verdicts[k]...)
+		}
+		bar.Update(start+n, "")
+	}
+	bar.Done()
+	for k, v := range vs {
+		out.Rewards = append(out.Rewards, startOf(v.Name(), scores[k], c))
+	}
+	return out, nil
+}
+
+// startOf summarises one reward's verdicts, in groups of c.Group.
+func startOf(name string, vd []reward.Verdict, c CalibrateConfig) RewardStart {
+	r := RewardStart{Reward: name}
+	sum, n, zero := 0.0, 0, 0
+	for g := 0; g+c.Group <= len(vd); g += c.Group {
+		first, same, applies := 0.0, true, false
+		for _, v := range vd[g : g+c.Group] {
+			if v.Skip {
+				continue
+			}
+			if !applies {
+				first, applies = v.Score, true
+			} else if v.Score != first {
+				same = false
+			}
+			sum += v.Score
+			n++
+		}
+		if !applies {
+			continue
+		}
+		r.Groups++
+		if same {
+			zero++
+		}
+	}
+	if n > 0 {
+		r.Pass = sum / float64(n)
+	}
+	if r.Groups > 0 {
+		r.ZeroVar = float64(zero) / float64(r.Groups)
+	}
+	switch {
+	case r.Groups == 0:
+		r.Why = "applies to none of the calibration prompts"
+	case r.Pass >= c.Saturated:
+		r.Why = fmt.Sprintf("already at %.2f (≥ %.2f): little left to learn", r.Pass, c.Saturated)
+	case r.ZeroVar >= c.MaxZeroVar:
+		r.Why = fmt.Sprintf("%.0f%% of groups have no variance (≥ %.0f%%): too little signal", 100*r.ZeroVar, 100*c.MaxZeroVar)
+	default:
+		r.Counted = true
+	}
+	return r
+}
