@@ -10,10 +10,12 @@ export GOEXPERIMENT := simd
 demo:
 	go run ./cmd/credo demo
 
-# gofmt, vet and the whole test suite (what .ci/run runs).
+# gofmt, go mod tidy (must change nothing), vet and the whole test suite
+# (what .ci/run runs).
 test:
 	@unformatted=$$("$$(go env GOROOT)/bin/gofmt" -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
+	go mod tidy -diff
 	go vet ./...
 	go test -timeout 30m ./...
 

@@ -1,12 +1,13 @@
 package report
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/credo-rl/credo/run"
 )
 
 // Comparison is a set of runs of several methods over several seeds on
@@ -23,33 +24,13 @@ type Comparison struct {
 	Runs      []*Run
 }
 
-// compareFile is compare.json as `credo compare` writes it.
-type compareFile struct {
-	Task      string   `json:"task"`
-	Methods   []string `json:"methods"`
-	Seeds     []uint64 `json:"seeds"`
-	Steps     int      `json:"steps"`
-	Threshold float64  `json:"threshold"`
-	Window    int      `json:"window"`
-	Warmup    string   `json:"warmup"`
-	Runs      []struct {
-		Method string `json:"method"`
-		Seed   uint64 `json:"seed"`
-		Dir    string `json:"dir"`
-	} `json:"runs"`
-}
-
 // LoadCompare reads a compare directory: compare.json and every run it
 // lists (run directories relative to dir). compare.json's method and seed
 // name each run; a zero threshold or window takes the default.
 func LoadCompare(dir string) (*Comparison, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "compare.json"))
-	if err != nil {
+	var f run.Manifest
+	if err := run.ReadJSON(filepath.Join(dir, run.ManifestFile), &f); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", dir, err)
-	}
-	var f compareFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("compare %s: compare.json: %w", dir, err)
 	}
 	if f.Threshold < 0 || f.Window < 0 {
 		return nil, fmt.Errorf("compare %s: compare.json: threshold %v and window %d must not be negative", dir, f.Threshold, f.Window)
@@ -104,11 +85,11 @@ func Single(r *Run) *Comparison {
 // Load reads dir as a compare directory if it holds compare.json, else as
 // a run directory.
 func Load(dir string) (*Comparison, error) {
-	if _, err := os.Stat(filepath.Join(dir, "compare.json")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, run.ManifestFile)); err == nil {
 		return LoadCompare(dir)
 	}
-	_, cerr := os.Stat(filepath.Join(dir, "config.json"))
-	_, merr := os.Stat(filepath.Join(dir, "metrics.jsonl"))
+	_, cerr := os.Stat(filepath.Join(dir, run.ConfigFile))
+	_, merr := os.Stat(filepath.Join(dir, run.MetricsFile))
 	if cerr != nil && merr != nil {
 		return nil, fmt.Errorf("%s is neither a compare directory (compare.json) nor a run directory (config.json, metrics.jsonl)", dir)
 	}

@@ -10,6 +10,7 @@
 // attributes, shown on hover without any script.
 //
 // The package reads the files rl writes (metrics.jsonl, samples.jsonl,
-// config.json) by their JSON keys and does not import rl, so rl (or
-// anything else) may import report without a cycle.
+// config.json, compare.json) through package run's record types, the ones
+// rl writes with, and does not import rl, so rl (or anything else) may
+// import report without a cycle.
 package report

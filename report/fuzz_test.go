@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/credo-rl/credo/run"
 )
 
 // FuzzParseMetrics: any metrics file either fails to parse with an error
@@ -20,7 +22,7 @@ func FuzzParseMetrics(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(steps) > maxStep {
+		if len(steps) > run.MaxStep {
 			t.Fatalf("%d steps", len(steps))
 		}
 		for s, st := range steps {

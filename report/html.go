@@ -113,7 +113,7 @@ func buildPage(c *Comparison) page {
 		for i, m := range c.Methods {
 			runs := c.MethodRuns(m)
 			curve.Series = append(curve.Series, band(m, methodColor(i), runs, func(r *Run) []float64 {
-				return MovingMean(r.Series("reward/"+k+"/mean"), c.Window)
+				return MovingMean(r.Series(run.RewardKey(k, "mean")), c.Window)
 			}))
 			if s := band(m, methodColor(i), runs, func(r *Run) []float64 { return r.Series("credit/concentration/" + k) }); hasValue(s.Y) {
 				conc.Series = append(conc.Series, s)
@@ -193,7 +193,7 @@ func diagTable(c *Comparison) tableView {
 			t.Body = append(t.Body, []string{m, k,
 				num(perRun(runs, "credit/concentration/"+k), 3),
 				num(perRun(runs, "credit/localization/"+k), 2),
-				percent(perRun(runs, "reward/"+k+"/zero_var")),
+				percent(perRun(runs, run.RewardKey(k, "zero_var"))),
 				skipped})
 		}
 	}

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,9 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
-	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/run"
 )
 
 // Defaults for a comparison that does not set them (and for a single run).
@@ -22,39 +19,16 @@ const (
 	DefaultWindow    = 5
 )
 
-// maxStep bounds the step numbers a metrics file may use, so a corrupt
-// line cannot make the reader allocate without limit.
-const maxStep = 1 << 20
-
 // Step is one line of metrics.jsonl: its numeric values by key. A value
 // that is null (a NaN the trainer could not write) or not a number is
 // absent.
-type Step map[string]float64
+type Step = run.Metrics
 
-// Sample is one logged rollout, one line of samples.jsonl. It mirrors
-// rl.SampleRecord field for field (a test keeps them in step).
-type Sample struct {
-	Step       int                  `json:"step"`
-	Index      int                  `json:"index"`
-	Prompt     string               `json:"prompt"`
-	Response   string               `json:"response"`
-	Tokens     []string             `json:"tokens"`
-	Offsets    [][2]int             `json:"offsets"`
-	Advantages []float64            `json:"advantages"`
-	Advantage  float64              `json:"advantage"`
-	Relevance  map[string][]float64 `json:"relevance,omitempty"`
-	Verdicts   []Verdict            `json:"verdicts"`
-}
+// Sample is one logged rollout, one line of samples.jsonl.
+type Sample = run.Sample
 
-// Verdict is one reward's verdict on a logged rollout (rl.VerdictRecord).
-type Verdict struct {
-	Reward string        `json:"reward"`
-	Score  float64       `json:"score"`
-	Info   string        `json:"info,omitempty"`
-	Spans  []reward.Span `json:"spans,omitempty"`
-	Reason string        `json:"reason,omitempty"`
-	Skip   bool          `json:"skip,omitempty"`
-}
+// Verdict is one reward's verdict on a logged rollout.
+type Verdict = run.Verdict
 
 // Run is one training run directory.
 type Run struct {
@@ -71,36 +45,24 @@ type Run struct {
 	Incomplete bool
 }
 
-// runConfig is the part of config.json (rl.Config) the report shows.
-type runConfig struct {
-	Task   string `json:"task"`
-	Method string `json:"method"`
-	Steps  int    `json:"steps"`
-	Seed   uint64 `json:"seed"`
-}
-
 // LoadRun reads a run directory: config.json and metrics.jsonl are
 // required, samples.jsonl is optional.
 func LoadRun(dir string) (*Run, error) {
-	var cfg runConfig
-	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
-	if err != nil {
+	var cfg run.Info
+	if err := run.ReadJSON(filepath.Join(dir, run.ConfigFile), &cfg); err != nil {
 		return nil, fmt.Errorf("run %s: %w", dir, err)
 	}
-	if err := json.Unmarshal(data, &cfg); err != nil {
-		return nil, fmt.Errorf("run %s: config.json: %w", dir, err)
-	}
 	r := &Run{Dir: dir, Task: cfg.Task, Method: cfg.Method, Seed: cfg.Seed, Steps: cfg.Steps}
-	f, err := os.Open(filepath.Join(dir, "metrics.jsonl"))
+	f, err := os.Open(filepath.Join(dir, run.MetricsFile))
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", dir, err)
 	}
 	r.Metrics, err = ParseMetrics(f)
 	f.Close()
 	if err != nil {
-		return nil, fmt.Errorf("run %s: metrics.jsonl: %w", dir, err)
+		return nil, fmt.Errorf("run %s: %s: %w", dir, run.MetricsFile, err)
 	}
-	f, err = os.Open(filepath.Join(dir, "samples.jsonl"))
+	f, err = os.Open(filepath.Join(dir, run.SamplesFile))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
@@ -109,60 +71,25 @@ func LoadRun(dir string) (*Run, error) {
 		r.Samples, err = ParseSamples(f)
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("run %s: samples.jsonl: %w", dir, err)
+			return nil, fmt.Errorf("run %s: %s: %w", dir, run.SamplesFile, err)
 		}
 	}
 	r.Incomplete = len(r.Metrics) < r.Steps
 	return r, nil
 }
 
-// lines calls fn on each non-blank line of r with its 1-based number.
-func lines(r io.Reader, fn func(n int, line []byte) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		if err := fn(n, sc.Bytes()); err != nil {
-			return fmt.Errorf("line %d: %w", n, err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("after line %d: %w", n, err)
-	}
-	return nil
-}
-
-// ParseMetrics reads metrics.jsonl: one JSON object per step with an
-// integer "step" (0-based). The result is indexed by step; a later line
-// for the same step replaces an earlier one, and a missing step is nil.
+// ParseMetrics reads metrics.jsonl: one run.Metrics per line. The result
+// is indexed by step; a later line for the same step replaces an earlier
+// one, and a missing step is nil (a resumed trainer refuses such a file;
+// the report shows what it has).
 func ParseMetrics(r io.Reader) ([]Step, error) {
 	var out []Step
-	err := lines(r, func(_ int, line []byte) error {
-		var m map[string]any
-		if err := json.Unmarshal(line, &m); err != nil {
+	err := run.ScanLines(r, func(_ int, line []byte) error {
+		var st Step
+		if err := json.Unmarshal(line, &st); err != nil {
 			return err
 		}
-		if m == nil {
-			return fmt.Errorf("want a JSON object")
-		}
-		sv, ok := m["step"].(float64)
-		if !ok {
-			return fmt.Errorf(`no numeric "step"`)
-		}
-		if sv < 0 || sv >= maxStep || sv != math.Trunc(sv) {
-			return fmt.Errorf("step %v: want an integer in [0, %d)", sv, maxStep)
-		}
-		st := make(Step, len(m))
-		for k, v := range m {
-			if f, ok := v.(float64); ok {
-				st[k] = f
-			}
-		}
-		s := int(sv)
+		s := st.Step()
 		for len(out) <= s {
 			out = append(out, nil)
 		}
@@ -175,7 +102,7 @@ func ParseMetrics(r io.Reader) ([]Step, error) {
 // ParseSamples reads samples.jsonl: one Sample per line.
 func ParseSamples(r io.Reader) ([]Sample, error) {
 	var out []Sample
-	err := lines(r, func(_ int, line []byte) error {
+	err := run.ScanLines(r, func(_ int, line []byte) error {
 		var s Sample
 		if err := json.Unmarshal(line, &s); err != nil {
 			return err
@@ -216,11 +143,7 @@ func (r *Run) Rewards() []string {
 	var rest []string
 	for _, st := range r.Metrics {
 		for k := range st {
-			name, ok := strings.CutPrefix(k, "reward/")
-			if !ok {
-				continue
-			}
-			if name, ok = strings.CutSuffix(name, "/mean"); ok && name != "total" && name != "" && !seen[name] {
+			if name, stat, ok := run.ParseRewardKey(k); ok && stat == "mean" && name != run.TotalReward && name != "" && !seen[name] {
 				seen[name] = true
 				rest = append(rest, name)
 			}

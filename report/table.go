@@ -3,6 +3,8 @@ package report
 import (
 	"math"
 	"slices"
+
+	"github.com/credo-rl/credo/run"
 )
 
 // Baselines are the response-level methods every other method's
@@ -44,7 +46,7 @@ func Table(c *Comparison) []Row {
 	rewards := c.Rewards()
 	for _, m := range c.Methods {
 		runs := c.MethodRuns(m)
-		length, sps, over := perRun(runs, "response/length"), perRun(runs, "time/step"), perRun(runs, "credit/overhead")
+		length, sps, over := perRun(runs, run.KeyResponseLength), perRun(runs, run.KeyTimeStep), perRun(runs, run.KeyCreditOverhead)
 		incomplete := 0
 		for _, r := range runs {
 			if r.Incomplete {
@@ -57,11 +59,11 @@ func Table(c *Comparison) []Row {
 			steps := make([]float64, len(runs))
 			var evals []float64
 			for i, r := range runs {
-				steps[i] = StepsToThreshold(r.Series("reward/"+k+"/mean"), c.Threshold, c.Window)
+				steps[i] = StepsToThreshold(r.Series(run.RewardKey(k, "mean")), c.Threshold, c.Window)
 				if !math.IsInf(steps[i], 1) {
 					row.Reached++
 				}
-				if e, ok := last(r.Series("eval/greedy/" + k)); ok {
+				if e, ok := last(r.Series(run.EvalKey("greedy", k))); ok {
 					evals = append(evals, e)
 				}
 			}

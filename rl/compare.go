@@ -2,11 +2,13 @@ package rl
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/run"
@@ -31,30 +33,23 @@ type CompareConfig struct {
 	Train Config `json:"-"`
 }
 
-// CompareRun names one run of a comparison.
-type CompareRun struct {
-	Method string `json:"method"`
-	Seed   uint64 `json:"seed"`
-	Dir    string `json:"dir"` // relative to the comparison folder
-}
+// CompareManifest is compare.json (run.Manifest): what the report reads.
+type CompareManifest = run.Manifest
 
-// CompareManifest is compare.json: what the report reads.
-type CompareManifest struct {
-	Task      string       `json:"task"`
-	Methods   []string     `json:"methods"`
-	Seeds     []uint64     `json:"seeds"`
-	Steps     int          `json:"steps"`
-	Threshold float64      `json:"threshold"`
-	Window    int          `json:"window"`
-	Warmup    string       `json:"warmup"`
-	Runs      []CompareRun `json:"runs"`
-}
+// CompareRun names one run of a comparison (run.ManifestRun).
+type CompareRun = run.ManifestRun
+
+// WarmupRecord is warmup.json, written beside a warm-up checkpoint.
+type WarmupRecord = run.WarmupRecord[WarmupConfig, WarmupReport]
 
 // Compare warms a policy up once (or reuses Init) and trains every method
 // with every seed from it. Runs are ordinary run directories under
 // Out/runs/<method>/seed-<n>: an interrupted comparison resumes each run
 // from its checkpoint, and a finished run is not run again. Every
-// configuration is checked before any work starts.
+// configuration is checked before any work starts, and compare.json keeps
+// the settings: a compare into the folder with other ones is an error
+// naming what differs (runs made with the old settings are never
+// relabelled), and a folder holding anything else is refused.
 func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option) error {
 	if c.Out == "" || len(c.Methods) == 0 || c.Seeds < 1 {
 		return errors.New("compare: an output folder, at least one method and one seed are required")
@@ -77,6 +72,17 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 	} else if abs, err := filepath.Abs(init); err == nil {
 		m.Warmup = abs
 	}
+	settings := c.Train
+	settings.Method, settings.Seed, settings.Init, settings.Out = "", 0, "", "" // each run's own
+	var err error
+	if m.Train, err = json.Marshal(settings); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if c.Init == "" {
+		if m.WarmupConfig, err = json.Marshal(c.Warmup); err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+	}
 	for _, method := range c.Methods {
 		meth, err := credit.New(method, c.Train.Credit)
 		if err != nil {
@@ -96,10 +102,7 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 			m.Runs = append(m.Runs, CompareRun{Method: method, Seed: s, Dir: filepath.Join("runs", method, fmt.Sprintf("seed-%d", s))})
 		}
 	}
-	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return fmt.Errorf("compare: %w", err)
-	}
-	if err := run.WriteJSON(filepath.Join(c.Out, "compare.json"), m); err != nil {
+	if err := openComparison(c.Out, m); err != nil {
 		return err
 	}
 	if c.Init == "" {
@@ -126,16 +129,81 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 	return nil
 }
 
+// openComparison makes the folder and its compare.json, or checks that the
+// folder's compare.json has m's settings.
+func openComparison(dir string, m run.Manifest) error {
+	path := filepath.Join(dir, run.ManifestFile)
+	var saved run.Manifest
+	err := run.ReadJSON(path, &saved)
+	switch {
+	case err == nil:
+		return sameSettings(dir, saved, m)
+	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("compare: %w", err)
+	}
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return fmt.Errorf("compare: %s holds files but no %s, so it is not a comparison folder: choose another --out", dir, run.ManifestFile)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	return run.WriteJSON(path, m)
+}
+
+// sameSettings is nil when a comparison saved in dir has now's settings,
+// else an error listing each that differs (the runs are derived from the
+// methods and seeds, so they are not listed again).
+func sameSettings(dir string, saved, now run.Manifest) error {
+	if len(saved.Train) == 0 {
+		return fmt.Errorf("compare: %s/%s does not record the settings its runs were made with (an older credo wrote it), so they cannot be checked: choose another --out", dir, run.ManifestFile)
+	}
+	saved.Runs, now.Runs = nil, nil
+	changes, err := run.Diff(saved, now)
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	top := map[string]bool{}
+	for _, ch := range changes {
+		top[ch.Key] = true
+	}
+	var lines []string
+	for _, ch := range changes {
+		if k, ok := strings.CutPrefix(ch.Key, "train."); ok && top[k] {
+			continue // steps and task are in the header too
+		}
+		if strings.HasPrefix(ch.Key, "warmup_config") && top["warmup"] {
+			continue // another warm-up altogether
+		}
+		lines = append(lines, "  "+ch.String())
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return fmt.Errorf("compare: %s holds a comparison made with other settings:\n%s\nresume it with the settings in its %s, or choose another --out", dir, strings.Join(lines, "\n"), run.ManifestFile)
+}
+
 // warmupOnce makes the comparison's warm-up checkpoint unless a finished
-// one (with its warmup.json) is already there.
+// one (with its warmup.json) is already there, made with c.
 func warmupOnce(ctx context.Context, c WarmupConfig, dir string, log io.Writer) error {
-	if _, err := os.Stat(filepath.Join(dir, "warmup.json")); err == nil {
+	path := filepath.Join(dir, run.WarmupFile)
+	var saved WarmupRecord
+	switch err := run.ReadJSON(path, &saved); {
+	case err == nil:
+		changes, err := run.Diff(saved.Config, c)
+		if err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+		if len(changes) > 0 {
+			return fmt.Errorf("compare: the warm-up in %s was made with other settings (%v): choose another --out", dir, changes)
+		}
 		fmt.Fprintf(log, "reusing the warm-up checkpoint %s\n", dir)
 		return nil
+	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("compare: %w", err)
 	}
 	_, rep, err := WarmUp(ctx, c, dir, log)
 	if err != nil {
-		return fmt.Errorf("compare: warm-up: %w", err)
+		return fmt.Errorf("compare: %w", err)
 	}
-	return run.WriteJSON(filepath.Join(dir, "warmup.json"), map[string]any{"config": c, "report": rep})
+	return run.WriteJSON(path, WarmupRecord{Config: c, Report: rep})
 }

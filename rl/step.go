@@ -10,14 +10,15 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/task"
 )
 
 // stepRecord is what one step leaves behind.
 type stepRecord struct {
-	metrics map[string]any
-	samples []any
+	metrics run.Metrics
+	samples []run.Sample
 	summary string // for the progress bar
 }
 
@@ -102,11 +103,11 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	tUpdate := time.Since(t3)
 	total := time.Since(start)
 
-	m := map[string]any{
-		"step": s, "lr": lr, "update/skipped": skipped, "verify/errors": len(verr),
+	m := run.Metrics{
+		run.KeyStep: float64(s), "lr": lr, "update/skipped": float64(skipped), "verify/errors": float64(len(verr)),
 		"time/sample": tSample.Seconds(), "time/verify": tVerify.Seconds(), "time/credit": tCredit.Seconds(),
-		"time/update": tUpdate.Seconds(), "time/step": total.Seconds(),
-		"credit/overhead": tCredit.Seconds() / total.Seconds(),
+		"time/update": tUpdate.Seconds(), run.KeyTimeStep: total.Seconds(),
+		run.KeyCreditOverhead: tCredit.Seconds() / total.Seconds(),
 	}
 	if updates > 0 {
 		m["loss/total"], m["grad_norm"] = lossSum/float64(updates), normSum/float64(updates)
@@ -122,7 +123,7 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	for i, r := range res {
 		lengths[i] = float64(len(r.Tokens))
 	}
-	m["response/length"], _ = meanStd(lengths)
+	m[run.KeyResponseLength], _ = meanStd(lengths)
 	for _, v := range t.rewards {
 		if jm, ok := v.(interface{ Metrics() map[string]float64 }); ok {
 			for k, x := range jm.Metrics() {
@@ -204,7 +205,7 @@ func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sa
 
 // rewardMetrics adds each reward's mean and std over applicable verdicts
 // and the share of groups in which it has no variance.
-func (t *Trainer) rewardMetrics(m map[string]any, verdicts [][]reward.Verdict, G int) {
+func (t *Trainer) rewardMetrics(m run.Metrics, verdicts [][]reward.Verdict, G int) {
 	total := 0.0
 	for k, v := range t.rewards {
 		var xs []float64
@@ -230,21 +231,21 @@ func (t *Trainer) rewardMetrics(m map[string]any, verdicts [][]reward.Verdict, G
 		}
 		mean, std := meanStd(xs)
 		name := v.Name()
-		m["reward/"+name+"/mean"], m["reward/"+name+"/std"] = mean, std
-		m["reward/"+name+"/zero_var"] = float64(zero) / float64(groups)
+		m[run.RewardKey(name, "mean")], m[run.RewardKey(name, "std")] = mean, std
+		m[run.RewardKey(name, "zero_var")] = float64(zero) / float64(groups)
 		total += t.weights[k] * mean
 	}
-	m["reward/total/mean"] = total
+	m[run.RewardKey(run.TotalReward, "mean")] = total
 }
 
 // sampleRecords logs a few rollouts spread over the batch.
-func (t *Trainer) sampleRecords(s int, res []sample.Response, prompts []reward.Prompt, texts []string, verdicts [][]reward.Verdict, adv credit.Advantages) []any {
+func (t *Trainer) sampleRecords(s int, res []sample.Response, prompts []reward.Prompt, texts []string, verdicts [][]reward.Verdict, adv credit.Advantages) []run.Sample {
 	n := min(t.c.SamplesPerStep, len(res))
-	out := make([]any, 0, n)
+	out := make([]run.Sample, 0, n)
 	for j := range n {
 		i := j * len(res) / n
 		r := res[i]
-		rec := SampleRecord{
+		rec := run.Sample{
 			Step: s, Index: i, Prompt: prompts[i].Text, Response: texts[i],
 			Offsets: r.Offsets, Advantages: adv.Tokens[i],
 		}
@@ -256,7 +257,7 @@ func (t *Trainer) sampleRecords(s int, res []sample.Response, prompts []reward.P
 		}
 		for k, v := range t.rewards {
 			vd := verdicts[k][i]
-			rec.Verdicts = append(rec.Verdicts, VerdictRecord{Reward: v.Name(), Score: vd.Score, Info: vd.Info, Spans: vd.Spans, Reason: vd.Reason, Skip: vd.Skip})
+			rec.Verdicts = append(rec.Verdicts, run.Verdict{Reward: v.Name(), Score: vd.Score, Info: vd.Info, Spans: vd.Spans, Reason: vd.Reason, Skip: vd.Skip})
 			if k < len(adv.Relevance) && adv.Relevance[k] != nil && adv.Relevance[k][i] != nil {
 				if rec.Relevance == nil {
 					rec.Relevance = map[string][]float64{}
@@ -276,7 +277,7 @@ func (t *Trainer) sampleRecords(s int, res []sample.Response, prompts []reward.P
 }
 
 // summary is the progress bar's text: the rewards' means and the loss.
-func (t *Trainer) summary(m map[string]any) string {
+func (t *Trainer) summary(m run.Metrics) string {
 	var parts []string
 	names := make([]string, 0, len(t.rewards))
 	for _, v := range t.rewards {
@@ -284,7 +285,7 @@ func (t *Trainer) summary(m map[string]any) string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if x, ok := m["reward/"+n+"/mean"].(float64); ok {
+		if x, ok := m[run.RewardKey(n, "mean")]; ok {
 			parts = append(parts, fmt.Sprintf("%s %.2f", n, x))
 		}
 	}

@@ -2,7 +2,6 @@ package rl
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,8 +33,8 @@ type Trainer struct {
 	opt     *model.Trainer
 	loss    Loss
 	step    int // completed steps
-	metrics *run.Log
-	samples *run.Log
+	metrics *run.Log[run.Metrics]
+	samples *run.Log[run.Sample]
 	log     io.Writer
 
 	// advantageHook lets tests corrupt advantages (a non-finite value must
@@ -178,17 +177,11 @@ func (t *Trainer) openRun(resume bool) error {
 			return err
 		}
 	}
-	before := func(line []byte) bool {
-		var r struct {
-			Step int `json:"step"`
-		}
-		return json.Unmarshal(line, &r) == nil && r.Step < t.step
-	}
 	var err error
-	if t.metrics, err = run.OpenLog(filepath.Join(dir, "metrics.jsonl"), before); err != nil {
+	if t.metrics, err = run.OpenMetrics(filepath.Join(dir, run.MetricsFile), t.step); err != nil {
 		return err
 	}
-	if t.samples, err = run.OpenLog(filepath.Join(dir, "samples.jsonl"), before); err != nil {
+	if t.samples, err = run.OpenSamples(filepath.Join(dir, run.SamplesFile), t.step); err != nil {
 		return err
 	}
 	if err := errors.Join(t.metrics.Save(), t.samples.Save()); err != nil {
@@ -229,7 +222,7 @@ func (t *Trainer) Run(ctx context.Context) error {
 				return err
 			}
 		}
-		if err := t.metrics.Append(finiteMetrics(rec.metrics)); err != nil {
+		if err := t.metrics.Append(rec.metrics); err != nil {
 			return err
 		}
 		if err := t.samples.Append(rec.samples...); err != nil {
@@ -249,7 +242,7 @@ func (t *Trainer) Run(ctx context.Context) error {
 }
 
 func (t *Trainer) interruptedWith(ctx context.Context, rec stepRecord) error {
-	if err := errors.Join(t.metrics.Append(finiteMetrics(rec.metrics)), t.samples.Append(rec.samples...)); err != nil {
+	if err := errors.Join(t.metrics.Append(rec.metrics), t.samples.Append(rec.samples...)); err != nil {
 		return err
 	}
 	return t.interrupted(ctx)

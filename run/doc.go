@@ -1,6 +1,11 @@
-// Package run owns a training run's directory: the resolved configuration,
-// one JSON line of metrics per step, a few sample rollouts per step, and
-// checkpoints. Every file is written to a temporary name and renamed, so a
-// run killed at any moment leaves only whole files behind, and a resumed
-// run truncates the logs back to its checkpoint.
+// Package run owns a training run's directory and the one schema of its
+// files: the resolved configuration (Info is the part readers need), one
+// Metrics line per step, a few Sample lines per step, checkpoints, and a
+// comparison's Manifest. rl writes these types and report reads them, so
+// a field added here reaches both.
+//
+// Every file is written to a temporary name and renamed, so a run killed
+// at any moment leaves only whole files behind. A resumed run cuts its
+// logs back to its checkpoint; a log that is damaged, has a gap or repeats
+// a step is an error naming the file and the line, and is never rewritten.
 package run

@@ -28,7 +28,7 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if err := run.WriteJSON(filepath.Join(*out, "warmup.json"), map[string]any{"config": c, "report": rep}); err != nil {
+	if err := run.WriteJSON(filepath.Join(*out, run.WarmupFile), rl.WarmupRecord{Config: c, Report: rep}); err != nil {
 		return err
 	}
 	js, _ := json.MarshalIndent(rep.Eval, "", "  ")

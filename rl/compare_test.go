@@ -1,0 +1,104 @@
+package rl
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/credo-rl/credo/report"
+	"github.com/credo-rl/credo/run"
+)
+
+// tinyCompare is a comparison of seconds: a tiny warm-up made here, one
+// step per run.
+func tinyCompare(t *testing.T) CompareConfig {
+	w := DefaultWarmup()
+	w.Size, w.Demos, w.Steps, w.Batch, w.Eval.Prompts = "tiny", 16, 2, 2, 0
+	tr := microConfig(t, "toolcall", "")
+	tr.Steps, tr.EvalPrompts = 1, 0
+	return CompareConfig{
+		Out: filepath.Join(t.TempDir(), "cmp"), Methods: []string{"grpo", "gdpo"}, Seeds: 1,
+		Threshold: 0.8, Window: 2, Warmup: w, Train: tr,
+	}
+}
+
+// TestCompareRefusesOtherSettings: a compare into a comparison folder
+// with the same settings resumes it (finished runs are kept); with other
+// settings it is an error naming what differs, and nothing in the folder
+// changes (before, compare.json was rewritten and the old runs relabelled).
+func TestCompareRefusesOtherSettings(t *testing.T) {
+	ctx := context.Background()
+	c := tinyCompare(t)
+	if err := Compare(ctx, c, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(c.Out, run.ManifestFile)
+	saved, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := report.LoadCompare(c.Out)
+	if err != nil || len(cmp.Runs) != 2 || cmp.Runs[1].Method != "gdpo" || cmp.Warmup != "warmup" || cmp.Window != 2 {
+		t.Fatalf("the comparison reads back as %+v (%v)", cmp, err)
+	}
+	var log bytes.Buffer
+	if err := Compare(ctx, c, &log); err != nil {
+		t.Fatalf("the same settings do not resume: %v", err)
+	}
+	if !strings.Contains(log.String(), "finished earlier") || !strings.Contains(log.String(), "reusing the warm-up") {
+		t.Errorf("the resume did not reuse the finished work:\n%s", log.String())
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*CompareConfig)
+		wants  []string
+	}{
+		{"learning rate", func(c *CompareConfig) { c.Train.Peak = 5e-3 }, []string{"train.lr: 0.001 before, 0.005 now"}},
+		{"methods", func(c *CompareConfig) { c.Methods = []string{"gdpo", "grpo"} }, []string{`methods: ["grpo","gdpo"] before, ["gdpo","grpo"] now`}},
+		{"seeds", func(c *CompareConfig) { c.Seeds = 2 }, []string{"seeds: [1] before, [1,2] now"}},
+		{"task", func(c *CompareConfig) { c.Train.Task, c.Warmup.Task = "sql", "sql" }, []string{`task: "toolcall" before, "sql" now`, "warmup_config.task"}},
+		{"steps", func(c *CompareConfig) { c.Train.Steps = 3 }, []string{"steps: 1 before, 3 now"}},
+		{"window", func(c *CompareConfig) { c.Window = 4 }, []string{"window: 2 before, 4 now"}},
+		{"warm-up", func(c *CompareConfig) { c.Warmup.Steps = 5 }, []string{"warmup_config.steps: 2 before, 5 now"}},
+		{"another warm-up", func(c *CompareConfig) { c.Init = microPolicy(t) }, []string{"warmup: "}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c2 := c
+			tc.change(&c2)
+			err := Compare(ctx, c2, io.Discard)
+			t.Log(err)
+			for _, w := range append(tc.wants, c.Out, "other settings") {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Errorf("error %v, want it to mention %q", err, w)
+				}
+			}
+			if now, _ := os.ReadFile(manifest); !bytes.Equal(now, saved) {
+				t.Errorf("compare.json changed:\n%s", now)
+			}
+		})
+	}
+	// A warm-up folder replaced by one made otherwise is not reused.
+	wpath := filepath.Join(c.Out, "warmup", run.WarmupFile)
+	var w WarmupRecord
+	if err := run.ReadJSON(wpath, &w); err != nil || w.Config.Steps != 2 || w.Report.Tokens == 0 {
+		t.Fatalf("warmup.json reads back as %+v (%v)", w, err)
+	}
+	w.Config.Batch = 3
+	run.WriteJSON(wpath, w)
+	if err := Compare(ctx, c, io.Discard); err == nil || !strings.Contains(err.Error(), "batch: 3 before, 2 now") {
+		t.Errorf("a warm-up made otherwise: %v", err)
+	}
+	// A folder that holds something else is not taken for a comparison.
+	other := filepath.Join(t.TempDir(), "other")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "notes.txt"), []byte("mine"), 0o644)
+	c3 := c
+	c3.Out = other
+	if err := Compare(ctx, c3, io.Discard); err == nil || !strings.Contains(err.Error(), "not a comparison folder") {
+		t.Errorf("compare into a folder of other files: %v", err)
+	}
+}

@@ -1,0 +1,184 @@
+package run
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/credo-rl/credo/reward"
+)
+
+// These record types are the run files' one schema: rl writes them and
+// report reads them, so a field added here reaches both.
+
+// The files of a run directory and of a comparison folder.
+const (
+	ConfigFile   = "config.json"   // a run's settings (rl.Config); Info is the part every reader needs
+	MetricsFile  = "metrics.jsonl" // one Metrics line per step
+	SamplesFile  = "samples.jsonl" // a few Sample lines per step
+	ManifestFile = "compare.json"  // a comparison's Manifest
+	WarmupFile   = "warmup.json"   // a WarmupRecord beside a warmed-up checkpoint
+)
+
+// MaxStep bounds the step numbers a metrics file may use, so a damaged
+// line cannot make a reader allocate without limit.
+const MaxStep = 1 << 20
+
+// Metric keys that rl writes and report reads. Keys are namespaced
+// (DESIGN.md lists them); credit's own keys (credit/…) are credit's.
+const (
+	KeyStep           = "step"            // 0-based, an integer
+	KeyResponseLength = "response/length" // mean response tokens
+	KeyTimeStep       = "time/step"       // seconds for the whole step
+	KeyCreditOverhead = "credit/overhead" // time/credit ÷ time/step
+	// TotalReward is the reward name under which Σ_k c_k·mean_k is
+	// logged (RewardKey(TotalReward, "mean")); it names no verifier.
+	TotalReward = "total"
+)
+
+// RewardKey is the key of a reward's statistic stat (mean, std,
+// zero_var): "reward/<name>/<stat>".
+func RewardKey(name, stat string) string { return "reward/" + name + "/" + stat }
+
+// ParseRewardKey splits a RewardKey into the reward's name and the
+// statistic; ok is false for any other key.
+func ParseRewardKey(key string) (name, stat string, ok bool) {
+	rest, ok := strings.CutPrefix(key, "reward/")
+	if !ok {
+		return "", "", false
+	}
+	i := strings.LastIndexByte(rest, '/')
+	if i < 0 {
+		return "", "", false
+	}
+	return rest[:i], rest[i+1:], true
+}
+
+// EvalKey is the key of a reward's test-split mean, greedy or sampled:
+// "eval/<mode>/<name>".
+func EvalKey(mode, name string) string { return "eval/" + mode + "/" + name }
+
+// Metrics is one line of metrics.jsonl: a step's numeric values by key,
+// KeyStep among them. A value JSON cannot hold (NaN, ±Inf) is written as
+// null, and null or a value that is not a number reads back as absent, so
+// a reader sees the gap.
+type Metrics map[string]float64
+
+// Step is the line's step number.
+func (m Metrics) Step() int { return int(m[KeyStep]) }
+
+// MarshalJSON writes the values with NaN and ±Inf as null.
+func (m Metrics) MarshalJSON() ([]byte, error) {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			out[k] = nil
+		} else {
+			out[k] = v
+		}
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads a line: a JSON object with an integer "step" in
+// [0, MaxStep); its numeric values are kept.
+func (m *Metrics) UnmarshalJSON(data []byte) error {
+	if d := bytes.TrimSpace(data); len(d) == 0 || d[0] != '{' {
+		return errors.New("want a JSON object")
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	sv, ok := raw[KeyStep].(float64)
+	if !ok {
+		return fmt.Errorf(`no numeric %q`, KeyStep)
+	}
+	if sv < 0 || sv >= MaxStep || sv != math.Trunc(sv) {
+		return fmt.Errorf("step %v: want an integer in [0, %d)", sv, MaxStep)
+	}
+	out := make(Metrics, len(raw))
+	for k, v := range raw {
+		if f, ok := v.(float64); ok {
+			out[k] = f
+		}
+	}
+	*m = out
+	return nil
+}
+
+// Sample is one logged rollout, one line of samples.jsonl: enough to
+// render the response token by token with each reward's relevance and the
+// final advantage (the report's heatmaps).
+type Sample struct {
+	Step     int      `json:"step"`
+	Index    int      `json:"index"` // the response's index in its batch
+	Prompt   string   `json:"prompt"`
+	Response string   `json:"response"`
+	Tokens   []string `json:"tokens"`  // each token's text
+	Offsets  [][2]int `json:"offsets"` // each token's byte range in Response
+	// Advantages are the final token advantages A[i,t] (absent when one
+	// was not finite); Advantage the response-level value they average to.
+	Advantages []float64            `json:"advantages"`
+	Advantage  float64              `json:"advantage"`
+	Relevance  map[string][]float64 `json:"relevance,omitempty"` // q per reward, where computed
+	Verdicts   []Verdict            `json:"verdicts"`
+}
+
+// Verdict is one reward's verdict on a logged rollout.
+type Verdict struct {
+	Reward string        `json:"reward"`
+	Score  float64       `json:"score"`
+	Info   string        `json:"info,omitempty"`
+	Spans  []reward.Span `json:"spans,omitempty"`
+	Reason string        `json:"reason,omitempty"`
+	Skip   bool          `json:"skip,omitempty"`
+}
+
+// Info is the part of a run's config.json (rl.Config) that names the run;
+// rl's tests keep these keys in step with its Config.
+type Info struct {
+	Task   string `json:"task"`
+	Method string `json:"method"`
+	Steps  int    `json:"steps"` // configured steps
+	Seed   uint64 `json:"seed"`
+}
+
+// Manifest is compare.json: a comparison of credit methods over seeds,
+// every run trained from one warm-up with the same prompts.
+type Manifest struct {
+	Task      string   `json:"task"`
+	Methods   []string `json:"methods"`
+	Seeds     []uint64 `json:"seeds"`
+	Steps     int      `json:"steps"`
+	Threshold float64  `json:"threshold"` // the reward whose moving mean counts as reached
+	Window    int      `json:"window"`    // the moving mean's window, in steps
+	// Warmup is the warm-up checkpoint every run starts from: relative to
+	// the comparison folder when the comparison made it, else absolute.
+	Warmup string        `json:"warmup"`
+	Runs   []ManifestRun `json:"runs"`
+	// Train is every run's training configuration (rl.Config without the
+	// method, seed, init and out each run sets), and WarmupConfig the
+	// warm-up's (rl.WarmupConfig) when the comparison made it: a compare
+	// into this folder with other settings is refused by what differs.
+	Train        json.RawMessage `json:"train,omitempty"`
+	WarmupConfig json.RawMessage `json:"warmup_config,omitempty"`
+}
+
+// ManifestRun names one run of a comparison.
+type ManifestRun struct {
+	Method string `json:"method"`
+	Seed   uint64 `json:"seed"`
+	Dir    string `json:"dir"` // relative to the comparison folder
+}
+
+// WarmupRecord is warmup.json, beside a warmed-up checkpoint: the settings
+// it was trained with and what it reached (rl's WarmupConfig and
+// WarmupReport, which this package cannot name).
+type WarmupRecord[C, R any] struct {
+	Config C `json:"config"`
+	Report R `json:"report"`
+}
