@@ -97,7 +97,7 @@ func TestBindWeightsRejects(t *testing.T) {
 	m, _ := New(Tiny(40), 1)
 	build := func(specs []ParamSpec) error {
 		_, err := NewExec(m.backend, func(inputs []*Node) *Node {
-			return bindWeights(m.Config, specs, inputs).embed
+			return bindByName(m.Config, specs, inputs).embed
 		})
 		if err != nil {
 			return err
@@ -106,7 +106,7 @@ func TestBindWeightsRejects(t *testing.T) {
 		for _, p := range specs {
 			args = append(args, tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...))
 		}
-		e, _ := NewExec(m.backend, func(inputs []*Node) *Node { return bindWeights(m.Config, specs, inputs).embed })
+		e, _ := NewExec(m.backend, func(inputs []*Node) *Node { return bindByName(m.Config, specs, inputs).embed })
 		_, err = e.Call(args...)
 		return err
 	}
@@ -130,7 +130,7 @@ func TestBindWeightsRejects(t *testing.T) {
 	}
 	// A node whose shape is not its spec's: bind the right specs to nodes
 	// of reshaped's shapes.
-	e, _ := NewExec(m.backend, func(inputs []*Node) *Node { return bindWeights(m.Config, specs, inputs).embed })
+	e, _ := NewExec(m.backend, func(inputs []*Node) *Node { return bindByName(m.Config, specs, inputs).embed })
 	var args []any
 	for _, p := range reshaped {
 		args = append(args, tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...))

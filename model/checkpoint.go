@@ -52,7 +52,7 @@ func Load(dir string) (*Model, error) {
 		return nil, fmt.Errorf("load model %s: %w", dir, err)
 	}
 	c.TorchDtype = torchNames[dtypes[0]] // the embeddings' dtype names the folder's
-	return fromData(c, data, dtypes)
+	return newModel(c, data, dtypes)
 }
 
 // checkUnused rejects tensors in the folder the model does not use, other

@@ -34,12 +34,16 @@ func New(c Config, seed uint64) (*Model, error) {
 		return nil, err
 	}
 	data := initParams(c, seed)
-	return fromData(c, data, nil)
+	return fromData(c, data)
 }
 
 // fromData builds a model from weights in Config.Params order, stored in
+// c.TorchDtype.
+func fromData(c Config, data [][]float32) (*Model, error) { return newModel(c, data, nil) }
+
+// newModel builds a model from weights in Config.Params order, stored in
 // dtypes (nil: all in c.TorchDtype).
-func fromData(c Config, data [][]float32, dtypes []string) (*Model, error) {
+func newModel(c Config, data [][]float32, dtypes []string) (*Model, error) {
 	c = c.normalized()
 	st, err := storageDType(c.TorchDtype)
 	if err != nil {
@@ -181,7 +185,7 @@ func (m *Model) splitParams(inputs []*Node) (*weights, []*Node) {
 }
 
 // bind gives roles to the weight nodes of a graph, passed in Specs order.
-func (m *Model) bind(ps []*Node) *weights { return bindWeights(m.Config, m.specs, ps) }
+func (m *Model) bind(ps []*Node) *weights { return bindByName(m.Config, m.specs, ps) }
 
 // param returns the weight tensor of that Hugging Face name.
 func (m *Model) param(name string) *tensors.Tensor {

@@ -27,7 +27,7 @@ func (p ParamSpec) Size() int {
 }
 
 // Params lists the model's weights with their Hugging Face names, in HF's
-// module order. Graphs bind weights by these names (bindWeights), so the
+// module order. Graphs bind weights by these names (bindByName), so the
 // order matters only for initialisation's random draws.
 func (c Config) Params() []ParamSpec {
 	D, F, V := c.HiddenSize, c.IntermediateSize, c.VocabSize

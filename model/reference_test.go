@@ -273,7 +273,7 @@ func TestReferenceVariantsMatter(t *testing.T) {
 	fx = loadFixture(t, "llama3_rope_expected.safetensors")
 	plain := m.Config
 	plain.RopeScaling = nil
-	m2, err := fromData(plain, m.ParamData(), nil)
+	m2, err := fromData(plain, m.ParamData())
 	if err != nil {
 		t.Fatal(err)
 	}

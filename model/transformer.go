@@ -39,11 +39,15 @@ type layerWeights struct {
 	gb, ub, db       *Node // [F], [F], [D] or nil (Llama's mlp_bias)
 }
 
-// bindWeights gives roles to parameter nodes by their Hugging Face names:
+// bindWeights gives roles to parameter nodes passed in Config.Params
+// order, by name (bindByName).
+func bindWeights(c Config, ps []*Node) *weights { return bindByName(c, c.Params(), ps) }
+
+// bindByName gives roles to parameter nodes by their Hugging Face names:
 // ps[i] is the tensor specs[i] names, in any order. A missing, misshapen
 // or unused tensor panics with its name (GoMLX turns the panic into the
 // graph builder's error): it is a bug in credo, never bad input.
-func bindWeights(c Config, specs []ParamSpec, ps []*Node) *weights {
+func bindByName(c Config, specs []ParamSpec, ps []*Node) *weights {
 	if len(specs) != len(ps) {
 		panic(fmt.Errorf("bind weights: %d nodes for %d parameters", len(ps), len(specs)))
 	}
