@@ -64,6 +64,7 @@ func TestParseConfigKeys(t *testing.T) {
 		{"layer_types length", `,"rope_theta":1e4,"layer_types":["full_attention"]`, nil, "1 entries for 2 layers"},
 		{"sliding rope parameters", `,"rope_parameters":{"sliding_attention":{"rope_type":"default","rope_theta":1e4}}`, nil, "sliding_attention is not supported"},
 		{"sliding window on", `,"rope_theta":1e4,"use_sliding_window":true`, nil, "use_sliding_window = true is not supported"},
+		{"interleaved rope", `,"rope_theta":1e4,"rope_interleaved":true`, nil, "rope_interleaved = true is not supported"},
 		{"attention dropout", `,"rope_theta":1e4,"attention_dropout":0.1`, nil, "attention_dropout = 0.1 is not supported"},
 		{"dtype disagrees", `,"rope_theta":1e4,"dtype":"bfloat16","torch_dtype":"float32"`, nil, "disagree"},
 		{"float64 storage", `,"rope_theta":1e4,"torch_dtype":"float64"`, nil, `torch_dtype "float64" is not supported`},
@@ -117,7 +118,7 @@ func TestInertKeysChangeNothing(t *testing.T) {
 	values := map[string]string{
 		"_name_or_path": `"Qwen/Qwen3-0.6B"`, "transformers_version": `"4.51.0"`, "use_cache": "false",
 		"initializer_range": "0.5", "pretraining_tp": "4", "max_window_layers": "1", "sliding_window": "8",
-		"label2id": `{"LABEL_0":0}`,
+		"label2id": `{"LABEL_0":0}`, "_attn_implementation_autoset": "true", "is_llama_config": "true",
 	}
 	base, err := ParseConfig([]byte(baseConfig + `,"rope_theta":1e4}`))
 	if err != nil {

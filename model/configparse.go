@@ -13,14 +13,16 @@ import (
 // implements (pinnedKeys), or unknown, which is an error: silently
 // ignoring a key that changes the model would give wrong outputs.
 var inertKeys = map[string]string{
-	"_name_or_path":        "where the folder came from",
-	"transformers_version": "the version of the library that wrote the file",
-	"use_cache":            "whether HF keeps keys and values while generating; caching does not change outputs, and credo's Decode always caches",
-	"initializer_range":    "the std of freshly drawn weights; a loaded model's weights are given",
-	"pretraining_tp":       "Llama's tensor-parallel degree during pretraining; HF computes the same products in slices",
-	"max_window_layers":    "which layers would use a sliding window; none does while use_sliding_window is false, which is checked",
-	"sliding_window":       "the window's size, read only when use_sliding_window is true or layer_types names sliding_attention, both refused",
-	"label2id":             "a scoring head's label names; id2label gives their count",
+	"_name_or_path":                "where the folder came from",
+	"transformers_version":         "the version of the library that wrote the file",
+	"use_cache":                    "whether HF keeps keys and values while generating; caching does not change outputs, and credo's Decode always caches",
+	"initializer_range":            "the std of freshly drawn weights; a loaded model's weights are given",
+	"pretraining_tp":               "Llama's tensor-parallel degree during pretraining; HF computes the same products in slices",
+	"max_window_layers":            "which layers would use a sliding window; none does while use_sliding_window is false, which is checked",
+	"sliding_window":               "the window's size, read only when use_sliding_window is true or layer_types names sliding_attention, both refused",
+	"label2id":                     "a scoring head's label names; id2label gives their count",
+	"_attn_implementation_autoset": "which attention kernel transformers picked (eager, sdpa, flash); all compute the same attention",
+	"is_llama_config":              "a marker nanotron writes (SmolLM); LlamaConfig stores and never reads it",
 }
 
 // pinnedKeys are keys credo implements at one value only.
@@ -31,6 +33,9 @@ var pinnedKeys = map[string]struct {
 	"use_sliding_window": {func(v any) bool { return v == false }, "false: sliding-window attention is not implemented"},
 	"attention_dropout":  {func(v any) bool { return v == 0.0 }, "0: credo runs and trains without dropout"},
 	"classifier_dropout": {func(v any) bool { return v == nil || v == 0.0 }, "null or 0: credo runs and trains without dropout"},
+	// transformers' Llama ignores rope_interleaved and always rotates
+	// halves; a checkpoint trained interleaved would run wrongly there too.
+	"rope_interleaved": {func(v any) bool { return v == false }, "false: credo (like transformers' Llama) rotates halves"},
 }
 
 // specialKeys are understood but not plain Config fields.
