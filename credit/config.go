@@ -43,11 +43,16 @@ type Config struct {
 	// (w = (1 − β) + β·q/mean q). 0.5 as in MRTPO: half the credit stays
 	// uniform, so a wrong relevance can never zero a token out.
 	Beta float64 `json:"beta"`
-	// WarmupSteps is N: β grows linearly from 0 at step 0 to Beta at step
-	// N (β_eff = β·min(1, Step/N)); 0 means no warm-up. 10 as in MRTPO, so
-	// the first steps, when the relevance of a barely trained policy is
-	// noise, behave like GDPO.
-	WarmupSteps int `json:"warmup_steps"`
+	// SpanWarmup and ReplayWarmup are N of each relevance source: β grows
+	// linearly from 0 at step 0 to Beta at step N (β_eff = β·min(1,
+	// Step/N)); 0 means no warm-up. Replay's relevance is read off the
+	// policy being trained, and a barely trained policy's replay is noise:
+	// 10 steps as in MRTPO, which behave like GDPO at first. A verifier's
+	// spans are exact from the first step (they name what it checked,
+	// whatever the policy): 0. The config.json key of older runs,
+	// "warmup_steps", still loads and sets both.
+	SpanWarmup   int `json:"span_warmup_steps"`
+	ReplayWarmup int `json:"replay_warmup_steps"`
 	// Kappa is κ, the cap on any token weight. After capping, the other
 	// weights are scaled up so the mean stays exactly one (water-filling).
 	// 4 keeps one token from taking a response's whole advantage.
@@ -95,17 +100,18 @@ type Config struct {
 // DefaultConfig returns the defaults of ALGORITHMS.md.
 func DefaultConfig() Config {
 	return Config{
-		Eps:         1e-4,
-		Scale:       ScaleGroup,
-		Beta:        0.5,
-		WarmupSteps: 10,
-		Kappa:       4,
-		Gamma:       0.9,
-		Null:        NullPad,
-		Norm:        NormMagnitude,
-		Temperature: 1,
-		Eta:         0.5,
-		Alpha:       1,
+		Eps:          1e-4,
+		Scale:        ScaleGroup,
+		Beta:         0.5,
+		SpanWarmup:   0,
+		ReplayWarmup: 10,
+		Kappa:        4,
+		Gamma:        0.9,
+		Null:         NullPad,
+		Norm:         NormMagnitude,
+		Temperature:  1,
+		Eta:          0.5,
+		Alpha:        1,
 	}
 }
 
@@ -137,8 +143,11 @@ func (c Config) validatePlacement() error {
 	if !(c.Beta >= 0 && c.Beta <= 1) {
 		errs = append(errs, fmt.Errorf("beta must be in [0, 1] (weights are at least 1 − β), got %v", c.Beta))
 	}
-	if c.WarmupSteps < 0 {
-		errs = append(errs, fmt.Errorf("warmup_steps must be ≥ 0 (0: no warm-up), got %d", c.WarmupSteps))
+	if c.SpanWarmup < 0 {
+		errs = append(errs, fmt.Errorf("span_warmup_steps must be ≥ 0 (0: no warm-up), got %d", c.SpanWarmup))
+	}
+	if c.ReplayWarmup < 0 {
+		errs = append(errs, fmt.Errorf("replay_warmup_steps must be ≥ 0 (0: no warm-up), got %d", c.ReplayWarmup))
 	}
 	if !finite(c.Kappa) || c.Kappa < 1 {
 		errs = append(errs, fmt.Errorf("kappa must be a finite number ≥ 1 (weights average to one), got %v", c.Kappa))
@@ -187,10 +196,11 @@ func (c Config) validateSAW() error {
 	return errors.Join(errs...)
 }
 
-// betaAt is the warmed-up β: β·min(1, step/N), or β when N is 0.
-func (c Config) betaAt(step int) float64 {
-	if c.WarmupSteps <= 0 || step >= c.WarmupSteps {
+// betaAt is the warmed-up β of a source with warm-up N: β·min(1, step/N),
+// or β when N is 0.
+func (c Config) betaAt(step, n int) float64 {
+	if n <= 0 || step >= n {
 		return c.Beta
 	}
-	return c.Beta * float64(step) / float64(c.WarmupSteps)
+	return c.Beta * float64(step) / float64(n)
 }

@@ -18,9 +18,10 @@ type source interface {
 // source and placement. A nil source is uniform relevance (q = 1), which is
 // GDPO itself.
 type placed struct {
-	name string
-	c    Config
-	src  source
+	name   string
+	c      Config
+	src    source
+	warmup int // N of the source's β warm-up (Config.SpanWarmup, ReplayWarmup)
 }
 
 // Advantages returns, for response i and token t,
@@ -28,7 +29,7 @@ type placed struct {
 //	A[i,t] = (Σ_k c[k]·A[k,i]·w[k,i,t] − mean_batch S) / (std_batch S + ε)
 //
 // with GDPO's A[k,i] and S, and w the placed weights of the source's
-// relevance under β_eff = β·min(1, Step/N). Since every w averages to one
+// relevance under β_eff = β·min(1, Step/N), N the source's warm-up. Since every w averages to one
 // over the response, mean_t A[i,t] = Â[i], GDPO's advantage; only the
 // placement moves. A reward with no variance in the group has A[k,i] = 0 and
 // gets no relevance. The relevance is computed even when β_eff = 0, so the
@@ -45,7 +46,7 @@ func (m *placed) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics,
 		if q, err = m.src.relevance(ctx, v, met); err != nil {
 			return Advantages{}, nil, fmt.Errorf("%s: %w", m.name, err)
 		}
-		met["credit/beta"] = m.c.betaAt(b.Step)
+		met["credit/beta"] = m.c.betaAt(b.Step, m.warmup)
 	}
 	tokens := newTokens(b.Tokens)
 	if q != nil {
@@ -70,7 +71,7 @@ func (m *placed) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics,
 // normalizes them by GDPO's batch statistics. With Shuffle it permutes each
 // row of weights, and the relevance row with it, before use.
 func (m *placed) place(v *view, g gdpoResult, q [][][]float64, tokens [][]float64) {
-	beta := m.c.betaAt(v.b.Step)
+	beta := m.c.betaAt(v.b.Step, m.warmup)
 	var rng *rand.Rand
 	if m.c.Shuffle {
 		rng = rand.New(rand.NewPCG(v.b.Seed, uint64(v.b.Step)))

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/credo-rl/credo/reward"
 )
 
 func TestPlacementTable(t *testing.T) {
@@ -91,14 +93,58 @@ func TestPlacementProperties(t *testing.T) {
 }
 
 func TestBetaWarmup(t *testing.T) {
-	c := DefaultConfig() // β 0.5 over 10 steps
+	c := DefaultConfig() // β 0.5
 	for _, tc := range []struct {
 		warm, step int
 		want       float64
 	}{{10, 0, 0}, {10, 1, 0.05}, {10, 5, 0.25}, {10, 10, 0.5}, {10, 1000, 0.5}, {0, 0, 0.5}, {0, 3, 0.5}} {
-		c.WarmupSteps = tc.warm
-		if got := c.betaAt(tc.step); !near(got, tc.want, 1e-15) {
+		if got := c.betaAt(tc.step, tc.warm); !near(got, tc.want, 1e-15) {
 			t.Errorf("N=%d step %d: β = %v, want %v", tc.warm, tc.step, got, tc.want)
+		}
+	}
+}
+
+// Each relevance source warms β up over its own N: by default span places
+// from step 0 (its spans are exact), replay starts as GDPO and reaches β
+// at step 10.
+func TestBetaWarmupPerSource(t *testing.T) {
+	c := DefaultConfig()
+	if c.SpanWarmup != 0 || c.ReplayWarmup != 10 {
+		t.Fatalf("default warm-ups span %d, replay %d; want 0 and 10", c.SpanWarmup, c.ReplayWarmup)
+	}
+	ids, offs := toks(4)
+	b := &Batch{
+		Groups:   []int{0, 0},
+		Scores:   [][]float64{{1, 0}},
+		Verdicts: [][]reward.Verdict{{{Score: 1, Info: "ref", Spans: []reward.Span{{Start: 2, End: 3}}}, {Info: "ref"}}},
+		Prompts:  []string{"p", "p"},
+		Tokens:   [][]int32{ids, ids},
+		Offsets:  [][][2]int{offs, offs},
+		Replay:   hashReplayer(7),
+	}
+	for _, tc := range []struct {
+		method string
+		edit   func(*Config)
+		step   int
+		beta   float64
+	}{
+		{"span", func(*Config) {}, 0, 0.5},
+		{"span", func(c *Config) { c.SpanWarmup = 4 }, 1, 0.125},
+		{"mrtpo", func(*Config) {}, 0, 0},
+		{"mrtpo", func(*Config) {}, 5, 0.25},
+		{"mrtpo", func(c *Config) { c.ReplayWarmup = 0 }, 0, 0.5},
+	} {
+		c := DefaultConfig()
+		tc.edit(&c)
+		bb := *b
+		bb.Step = tc.step
+		adv, met := run(t, tc.method, c, &bb)
+		if met["credit/beta"] != tc.beta {
+			t.Errorf("%s step %d: credit/beta = %v, want %v", tc.method, tc.step, met["credit/beta"], tc.beta)
+		}
+		gd, _ := run(t, "gdpo", c, &bb)
+		if placed := !slices.Equal(adv.Tokens[0], gd.Tokens[0]); placed != (tc.beta > 0) {
+			t.Errorf("%s step %d (β %v): tokens %v, GDPO's %v", tc.method, tc.step, tc.beta, adv.Tokens[0], gd.Tokens[0])
 		}
 	}
 }

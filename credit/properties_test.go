@@ -131,11 +131,12 @@ func TestPropertyMeanIsGDPO(t *testing.T) {
 				case "joint":
 					c.Joint = true
 				case "beta1 kappa":
-					c.Beta, c.Kappa, c.WarmupSteps = 1, 1+3*rng.Float64(), 0
+					c.Beta, c.Kappa, c.SpanWarmup, c.ReplayWarmup = 1, 1+3*rng.Float64(), 0, 0
 				case "beta0":
 					c.Beta = 0
-				case "step0":
+				case "step0": // with a warm-up, step 0 is GDPO
 					bb.Step = 0
+					c.SpanWarmup = 1 + rng.IntN(10)
 				}
 				adv, _ := run(t, name, c, &bb)
 				ref := gd

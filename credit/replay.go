@@ -13,7 +13,7 @@ func newMRTPO(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validatePlacement()); err != nil {
 		return nil, err
 	}
-	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint}}, nil
+	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint}, warmup: c.ReplayWarmup}, nil
 }
 
 // replaySource is the replay relevance source (MRTPO): how much each

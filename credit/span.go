@@ -12,7 +12,7 @@ func newSpan(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateSpan()); err != nil {
 		return nil, err
 	}
-	return &placed{name: "span", c: c, src: spanSource{gamma: c.Gamma}}, nil
+	return &placed{name: "span", c: c, src: spanSource{gamma: c.Gamma}, warmup: c.SpanWarmup}, nil
 }
 
 // spanSource is the span relevance source (judge attribution, the

@@ -94,8 +94,9 @@ func TestSpanMethodTable(t *testing.T) {
 		t.Errorf("credit/beta = %v, want 0.5", met["credit/beta"])
 	}
 
-	// At step 0 the warm-up gives β = 0: exactly GDPO.
+	// With a warm-up, step 0 has β = 0: exactly GDPO.
 	b.Step = 0
+	c.SpanWarmup = 10
 	adv0, _ := run(t, "span", c, b)
 	gd, _ := run(t, "gdpo", c, b)
 	for i := range adv0.Tokens {
