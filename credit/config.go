@@ -17,6 +17,18 @@ const (
 	ScaleNone  ScaleMode = "none"  // nothing: subtract the group mean only (Dr. GRPO)
 )
 
+// CapMode says what the cap κ bounds (ALGORITHMS.md §2).
+type CapMode string
+
+const (
+	// CapSum bounds the reallocated advantage a token receives summed over
+	// rewards, |Σ_k c[k]·A[k,i]·(w[k,i,t] − 1)| ≤ (κ − 1)·max_k |c[k]·A[k,i]|
+	// (the MRTPO paper's cap).
+	CapSum CapMode = "sum"
+	// CapReward caps each reward's weights at κ separately.
+	CapReward CapMode = "reward"
+)
+
 // NormMode says how the gradient source turns a step's influences into
 // mean-one token weights.
 type NormMode string
@@ -53,10 +65,20 @@ type Config struct {
 	// "warmup_steps", still loads and sets both.
 	SpanWarmup   int `json:"span_warmup_steps"`
 	ReplayWarmup int `json:"replay_warmup_steps"`
-	// Kappa is κ, the cap on any token weight. After capping, the other
-	// weights are scaled up so the mean stays exactly one (water-filling).
-	// 4 keeps one token from taking a response's whole advantage.
+	// Kappa is κ, the cap. 4 keeps one token from taking a response's whole
+	// advantage.
 	Kappa float64 `json:"kappa"`
+	// Cap is what κ bounds. "sum" (default, the MRTPO paper's form: the cap
+	// "limits how much reallocated advantage a token can receive when
+	// several rewards concentrate there"): a token's reallocated advantage
+	// summed over rewards, |Σ_k c[k]·A[k,i]·(w[k,i,t] − 1)|, is at most
+	// (κ − 1)·max_k |c[k]·A[k,i]|, what one reward's weight of κ could give
+	// it; the excess is spread over the response's other tokens by a uniform
+	// shift. "reward" (credo's earlier form): each reward's weights are
+	// capped at κ separately and the others scaled up (water-filling), so
+	// K rewards concentrating on one token can give it K times as much.
+	// Both keep the response's mean.
+	Cap CapMode `json:"cap"`
 	// Shuffle permutes each response's weights (and its stored relevance)
 	// across its positions: same values, wrong places. An ablation that
 	// tells whether where the credit lands matters. It applies to every
@@ -106,6 +128,7 @@ func DefaultConfig() Config {
 		SpanWarmup:   0,
 		ReplayWarmup: 10,
 		Kappa:        4,
+		Cap:          CapSum,
 		Gamma:        0.9,
 		Null:         NullPad,
 		Norm:         NormMagnitude,
@@ -151,6 +174,9 @@ func (c Config) validatePlacement() error {
 	}
 	if !finite(c.Kappa) || c.Kappa < 1 {
 		errs = append(errs, fmt.Errorf("kappa must be a finite number ≥ 1 (weights average to one), got %v", c.Kappa))
+	}
+	if c.Cap != CapSum && c.Cap != CapReward {
+		errs = append(errs, fmt.Errorf("cap must be %q (the reallocation summed over rewards) or %q (each reward's weights), got %q", CapSum, CapReward, c.Cap))
 	}
 	return errors.Join(errs...)
 }

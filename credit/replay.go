@@ -43,7 +43,7 @@ type pairPlan struct {
 // credit/replay/requests (sequences replayed) and credit/replay/pairs (share
 // of the batch's (response, reward) pairs whose q came from a replay) say
 // what it cost.
-func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]float64, error) {
+func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m Metrics) ([][][]float64, error) {
 	b := v.b
 	if b.Replay == nil {
 		return nil, fmt.Errorf("the replay source needs Batch.Replay (the policy without gradients)")

@@ -26,7 +26,7 @@ type spanSource struct{ gamma float64 }
 //	h[t] = Σ_{s ≥ t} strength[s]·γ^(s − t)
 //
 // A verdict whose spans cover no token gives uniform relevance, q = 1.
-func (s spanSource) relevance(ctx context.Context, v *view, _ Metrics) ([][][]float64, error) {
+func (s spanSource) relevance(ctx context.Context, v *view, _ [][]float64, _ Metrics) ([][][]float64, error) {
 	if v.b.Offsets == nil {
 		return nil, fmt.Errorf("the span source needs Batch.Offsets (the byte range of each token)")
 	}
