@@ -29,6 +29,15 @@ const (
 	CapReward CapMode = "reward"
 )
 
+// JSForm is the replay source's relevance from the Jensen–Shannon
+// divergence of the two replays (ALGORITHMS.md §2, "replay").
+type JSForm string
+
+const (
+	JSFormDivergence JSForm = "divergence" // JS/ln 2 (JSDivergence, default)
+	JSFormDistance   JSForm = "distance"   // √(JS/ln 2) (JSDistance)
+)
+
 // NormMode says how the gradient source turns a step's influences into
 // mean-one token weights.
 type NormMode string
@@ -90,6 +99,13 @@ type Config struct {
 	// about ten tokens back.
 	Gamma float64 `json:"gamma"`
 
+	// JS is the replay source's relevance: "divergence" JS/ln 2 (default:
+	// what credo has always computed, so earlier results stay comparable)
+	// or "distance" √(JS/ln 2), the paper's wording ("Jensen–Shannon
+	// distance, normalized by ln 2 into [0, 1]"). The square root flattens
+	// relevance: the same replay concentrates less (ExampleJSDistance
+	// prints both on one batch; credit/concentration logs it in training).
+	JS JSForm `json:"js"`
 	// Joint replaces each reward's "without k" replay by one "without all
 	// blocks" replay shared by every reward: an ablation that tells
 	// whether separating the rewards matters.
@@ -130,6 +146,7 @@ func DefaultConfig() Config {
 		Kappa:        4,
 		Cap:          CapSum,
 		Gamma:        0.9,
+		JS:           JSFormDivergence,
 		Null:         NullPad,
 		Norm:         NormMagnitude,
 		Temperature:  1,
@@ -141,7 +158,7 @@ func DefaultConfig() Config {
 // Validate reports every invalid option, each with what it must be.
 func (c Config) Validate() error {
 	return errors.Join(c.validateEps(), c.validateScale(), c.validatePlacement(),
-		c.validateSpan(), c.validateGradient(), c.validateSAW())
+		c.validateSpan(), c.validateReplay(), c.validateGradient(), c.validateSAW())
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -179,6 +196,13 @@ func (c Config) validatePlacement() error {
 		errs = append(errs, fmt.Errorf("cap must be %q (the reallocation summed over rewards) or %q (each reward's weights), got %q", CapSum, CapReward, c.Cap))
 	}
 	return errors.Join(errs...)
+}
+
+func (c Config) validateReplay() error {
+	if c.JS != JSFormDivergence && c.JS != JSFormDistance {
+		return fmt.Errorf("js must be %q (JS/ln 2) or %q (its square root), got %q", JSFormDivergence, JSFormDistance, c.JS)
+	}
+	return nil
 }
 
 func (c Config) validateSpan() error {
