@@ -34,6 +34,15 @@ func TestPlacementTable(t *testing.T) {
 		{"kappa one", []float64{3, 1}, 0.5, 1, []float64{1, 1}},
 		// β = 0: exactly 1.
 		{"beta zero", []float64{9, 0, 1}, 0, 4, []float64{1, 1, 1}},
+		// Signed relevance (a quote against the advantage): mean q = −0.25,
+		// mean |q| = 0.25, w = 1 + 0.5·(q + 0.25)/0.25.
+		{"signed", []float64{-1, 0, 0, 0}, 0.5, 4, []float64{-0.5, 1.5, 1.5, 1.5}},
+		{"signed beta zero", []float64{-1, 0, 3}, 0, 4, []float64{1, 1, 1}},
+		// κ = 2 bounds w − 1 to [−1, 1]: −1.5 is raised to −1 and the others
+		// give 1/6 each: w = [0, 4/3, 4/3, 4/3].
+		{"signed cap", []float64{-1, 0, 0, 0}, 0.5, 2, []float64{0, 4.0 / 3, 4.0 / 3, 4.0 / 3}},
+		// Mixed signs: mean q = 0, mean |q| = 1: w = 1 + q/2.
+		{"mixed", []float64{2, -2, 0, 0}, 0.5, 4, []float64{2, 0, 1, 1}},
 	}
 	var p placer
 	for _, tc := range cases {

@@ -75,7 +75,8 @@ func randomBatch(rng *rand.Rand, k int) *Batch {
 			for range rng.IntN(3) {
 				L := len(b.Responses[i]) + 1
 				s := rng.IntN(L)
-				v.Spans = append(v.Spans, reward.Span{Start: s, End: s + rng.IntN(L-s), Strength: []float64{0, 0.5, 2}[rng.IntN(3)]})
+				v.Spans = append(v.Spans, reward.Span{Start: s, End: s + rng.IntN(L-s), Strength: []float64{0, 0.5, 2}[rng.IntN(3)],
+					Effect: reward.Effect(rng.IntN(3) - 1)})
 			}
 		}
 	}
