@@ -38,6 +38,16 @@ const (
 	JSFormDistance   JSForm = "distance"   // √(JS/ln 2) (JSDistance)
 )
 
+// StepReward says how P2T turns a step's PRM probability R_s into the
+// step reward R̃_s its tokens share (ALGORITHMS.md §2, "gradient").
+type StepReward string
+
+const (
+	StepSigned   StepReward = "signed"   // R̃ = 2R − 1 (default, P2T's released example)
+	StepCentred  StepReward = "centred"  // R̃ = R − mean of R over every step of the group's responses
+	StepUnsigned StepReward = "unsigned" // R̃ = R (credo's earlier default)
+)
+
 // NormMode says how the gradient source turns a step's influences into
 // mean-one token weights.
 type NormMode string
@@ -123,11 +133,22 @@ type Config struct {
 	// r_tok = R_s·((1 − η) + η·q). 0.5 as in P2T (robust for 0.25 to 1).
 	Eta float64 `json:"eta"`
 	// Alpha is α, the weight of the token reward added to the outcome
-	// advantage. 1 as in P2T.
+	// advantage. 0.1 as in P2T's released example. A_outcome is normalized
+	// within the group (spread 1 where the outcome varies), and a token's
+	// r_tok is about R̃_s, at most 1 in size: with α = 1 the PRM's opinion
+	// would weigh as much as the verified outcome and overturn its sign
+	// where they disagree; with 0.1 it re-ranks a response's tokens while
+	// the outcome decides the direction, and where the outcome does not vary
+	// (A_outcome = 0) it moves the policy at a tenth of the outcome's step.
 	Alpha float64 `json:"alpha"`
-	// Signed uses 2R_s − 1 instead of the step probability R_s, so wrong
-	// steps are punished rather than rewarded less. Off, as in P2T.
-	Signed bool `json:"signed"`
+	// StepReward is how a step's PRM probability R_s becomes the reward its
+	// tokens share. "signed" (default, P2T's released example), 2R_s − 1:
+	// a step the PRM doubts is pushed down, one it trusts up, so a group
+	// whose outcome does not vary is not simply reinforced as sampled.
+	// "centred": R_s minus the mean R over every step of the group's
+	// responses, a baseline from the same group. "unsigned": R_s itself,
+	// never negative (credo's earlier default).
+	StepReward StepReward `json:"step_reward"`
 
 	// SAWOffsets is o[k] of SAW by reward name (missing means 0): shifts a
 	// reward before its coefficient of variation, for rewards whose batch
@@ -151,7 +172,8 @@ func DefaultConfig() Config {
 		Norm:         NormMagnitude,
 		Temperature:  1,
 		Eta:          0.5,
-		Alpha:        1,
+		Alpha:        0.1,
+		StepReward:   StepSigned,
 	}
 }
 
@@ -232,6 +254,11 @@ func (c Config) validateGradient() error {
 	}
 	if !finite(c.Alpha) {
 		errs = append(errs, fmt.Errorf("alpha must be a finite number, got %v", c.Alpha))
+	}
+	switch c.StepReward {
+	case StepSigned, StepCentred, StepUnsigned:
+	default:
+		errs = append(errs, fmt.Errorf("step_reward must be %q (2R − 1), %q (R minus the group's mean) or %q (R), got %q", StepSigned, StepCentred, StepUnsigned, c.StepReward))
 	}
 	return errors.Join(errs...)
 }

@@ -32,6 +32,9 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *Config) { c.Temperature = 0 }, "temperature"},
 		{func(c *Config) { c.Eta = 2 }, "eta"},
 		{func(c *Config) { c.Alpha = math.Inf(-1) }, "alpha"},
+		{func(c *Config) { c.StepReward = "" }, `step_reward must be "signed"`},
+		{func(c *Config) { c.Cap = "tokens" }, `cap must be "sum"`},
+		{func(c *Config) { c.JS = "" }, `js must be "divergence"`},
 		{func(c *Config) { c.SAWOffsets = map[string]float64{"b": math.NaN(), "a": math.Inf(1)} }, `saw_offsets["a"] must be finite, got +Inf` + "\n" + `saw_offsets["b"]`},
 	} {
 		c := DefaultConfig()
@@ -57,8 +60,8 @@ func TestConfigJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, key := range []string{`"eps":0.0001`, `"scale":"group"`, `"beta":0.5`, `"span_warmup_steps":0`, `"replay_warmup_steps":10`, `"kappa":4`,
-		`"shuffle":false`, `"gamma":0.9`, `"joint":false`, `"null":"pad"`, `"norm":"magnitude"`, `"temperature":1`,
-		`"eta":0.5`, `"alpha":1`, `"signed":false`, `"saw_offsets":{"format":1}`} {
+		`"cap":"sum"`, `"shuffle":false`, `"gamma":0.9`, `"js":"divergence"`, `"joint":false`, `"null":"pad"`, `"norm":"magnitude"`,
+		`"temperature":1`, `"eta":0.5`, `"alpha":0.1`, `"step_reward":"signed"`, `"saw_offsets":{"format":1}`} {
 		if !strings.Contains(string(data), key) {
 			t.Errorf("config.json %s lacks %s", data, key)
 		}
@@ -88,7 +91,15 @@ func TestConfigLegacyJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"replay_warmup_steps":3}`), &c); err != nil || c.ReplayWarmup != 3 || c.SpanWarmup != 0 || c.Kappa != 4 {
 		t.Errorf("partial config: %v %+v", err, c)
 	}
+	// Its P2T switch "signed" becomes the step reward it meant.
+	for body, want := range map[string]StepReward{`{"signed":true}`: StepSigned, `{"signed":false}`: StepUnsigned} {
+		c := DefaultConfig()
+		if err := json.Unmarshal([]byte(body), &c); err != nil || c.StepReward != want {
+			t.Errorf("%s: step reward %q (%v), want %q", body, c.StepReward, err, want)
+		}
+	}
 	for body, want := range map[string]string{
+		`{"signed":true,"step_reward":"centred"}`:    `"signed" (of older runs) and "step_reward"`,
 		`{"warmup_steps":7,"span_warmup_steps":0}`:   `"warmup_steps" (of older runs) and "span_warmup_steps"`,
 		`{"Warmup_Steps":7,"replay_warmup_steps":1}`: `"warmup_steps" (of older runs) and "replay_warmup_steps"`,
 		`{"warmup_steps":"ten"}`:                     "warmup_steps",

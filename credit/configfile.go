@@ -30,6 +30,21 @@ var legacyKeys = []legacyKey{{
 		c.SpanWarmup, c.ReplayWarmup = n, n
 		return nil
 	},
+}, {
+	// P2T's step reward was a switch between R (false) and 2R − 1 (true).
+	name:     "signed",
+	replaced: []string{"step_reward"},
+	apply: func(c *Config, raw json.RawMessage) error {
+		var signed bool
+		if err := json.Unmarshal(raw, &signed); err != nil {
+			return err
+		}
+		c.StepReward = StepUnsigned
+		if signed {
+			c.StepReward = StepSigned
+		}
+		return nil
+	},
 }}
 
 // UnmarshalJSON reads a config.json credit section: keys not in it keep
