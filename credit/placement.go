@@ -237,7 +237,8 @@ func (p *placer) capSum(row []float64, s, bound float64) bool {
 }
 
 // clipShift replaces d by its Euclidean projection onto the rows with the
-// same sum and every entry in [−L, L] (L ≥ 0):
+// same sum and every entry in [−L, L] (L ≥ 0), credo's choice of where the
+// capped excess goes (the paper does not say) for the default cap:
 //
 //	d'[t] = min(L, max(−L, d[t] + λ)),  λ the shift with Σ_t d'[t] = Σ_t d[t]
 //
@@ -310,7 +311,10 @@ func (p *placer) clipShift(d []float64, L float64) {
 }
 
 // waterfill caps w at κ ≥ 1 and rescales the uncapped weights so the mean
-// stays one. capped is scratch of len(w).
+// stays one. capped is scratch of len(w). The MRTPO paper caps without
+// saying where the excess goes; water-filling (credo's choice) gives it to
+// the other tokens in proportion to their weight, so nothing is lost and
+// the response's tokens still average to its advantage.
 func waterfill(w []float64, capped []bool, kappa float64) {
 	clear(capped)
 	n, nCapped := len(w), 0

@@ -36,7 +36,11 @@ type spanSource struct{ gamma float64 }
 // they are a small enough part of the response the opposite sign. Good
 // parts get positive credit and bad parts negative, as in the token-heatmap
 // method, while the response's tokens still average to its advantage. A
-// verdict whose spans cover no token gives uniform relevance, q = 1.
+// verdict whose spans cover no token gives uniform relevance, q = 1: the
+// verifier said nothing about where, so the reward's credit is placed as
+// GDPO places it (a choice of credo's; an absent span could also have
+// meant "no token", which would make w undefined). Overlapping spans take
+// the larger strength, not the sum (reward.TokenEffects).
 func (s spanSource) relevance(ctx context.Context, v *view, a [][]float64, _ Metrics) ([][][]float64, error) {
 	if v.b.Offsets == nil {
 		return nil, fmt.Errorf("the span source needs Batch.Offsets (the byte range of each token)")
