@@ -189,7 +189,7 @@ func TestSpanSignedQuotes(t *testing.T) {
 // discounted weight. A token then changes sign exactly when its share of
 // the blame is large enough: with every q ≤ 0, w[t] = 1 − β·(|q[t]|/mean |q| − 1)
 // is negative iff |q[t]| > (1 + 1/β)·mean |q|, three times the mean at β =
-// 0.5. A one-token quote late in 60 tokens (|q| = 1, mean |q| 0.18) flips;
+// 0.5. A one-token quote late in 60 tokens (|q| = 1, mean |q| 0.16) flips;
 // the last token of a three-token quote (|q| = 1, mean 0.49) only loses
 // most of its share, and a quote over the whole response moves the blame
 // within it without flipping any. β = 0 still gives GDPO bit for bit.
