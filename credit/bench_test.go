@@ -124,12 +124,12 @@ func BenchmarkMethods(b *testing.B) {
 	}
 }
 
-func BenchmarkJSDistance(b *testing.B) {
+func BenchmarkJSDivergence(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	p, q := randomDist(rng, benchV), randomDist(rng, benchV)
 	cpu0 := processCPU()
 	for b.Loop() {
-		JSDistance(p, q)
+		JSDivergence(p, q)
 	}
 	reportCPU(b, cpu0)
 }

@@ -17,6 +17,37 @@ const (
 	ScaleNone  ScaleMode = "none"  // nothing: subtract the group mean only (Dr. GRPO)
 )
 
+// CapMode says what the cap κ bounds (ALGORITHMS.md §2).
+type CapMode string
+
+const (
+	// CapSum bounds the reallocated advantage a token receives summed over
+	// rewards, |Σ_k c[k]·A[k,i]·(w[k,i,t] − 1)| ≤ (κ − 1)·max_k |c[k]·A[k,i]|
+	// (the MRTPO paper's cap).
+	CapSum CapMode = "sum"
+	// CapReward caps each reward's weights at κ separately.
+	CapReward CapMode = "reward"
+)
+
+// JSForm is the replay source's relevance from the Jensen–Shannon
+// divergence of the two replays (ALGORITHMS.md §2, "replay").
+type JSForm string
+
+const (
+	JSFormDivergence JSForm = "divergence" // JS/ln 2 (JSDivergence, default)
+	JSFormDistance   JSForm = "distance"   // √(JS/ln 2) (JSDistance)
+)
+
+// StepReward says how P2T turns a step's PRM probability R_s into the
+// step reward R̃_s its tokens share (ALGORITHMS.md §2, "gradient").
+type StepReward string
+
+const (
+	StepSigned   StepReward = "signed"   // R̃ = 2R − 1 (default, P2T's released example)
+	StepCentred  StepReward = "centred"  // R̃ = R − mean of R over every step of the group's responses
+	StepUnsigned StepReward = "unsigned" // R̃ = R (credo's earlier default)
+)
+
 // NormMode says how the gradient source turns a step's influences into
 // mean-one token weights.
 type NormMode string
@@ -43,15 +74,30 @@ type Config struct {
 	// (w = (1 − β) + β·q/mean q). 0.5 as in MRTPO: half the credit stays
 	// uniform, so a wrong relevance can never zero a token out.
 	Beta float64 `json:"beta"`
-	// WarmupSteps is N: β grows linearly from 0 at step 0 to Beta at step
-	// N (β_eff = β·min(1, Step/N)); 0 means no warm-up. 10 as in MRTPO, so
-	// the first steps, when the relevance of a barely trained policy is
-	// noise, behave like GDPO.
-	WarmupSteps int `json:"warmup_steps"`
-	// Kappa is κ, the cap on any token weight. After capping, the other
-	// weights are scaled up so the mean stays exactly one (water-filling).
-	// 4 keeps one token from taking a response's whole advantage.
+	// SpanWarmup and ReplayWarmup are N of each relevance source: β grows
+	// linearly from 0 at step 0 to Beta at step N (β_eff = β·min(1,
+	// Step/N)); 0 means no warm-up. Replay's relevance is read off the
+	// policy being trained, and a barely trained policy's replay is noise:
+	// 10 steps as in MRTPO, which behave like GDPO at first. A verifier's
+	// spans are exact from the first step (they name what it checked,
+	// whatever the policy): 0. The config.json key of older runs,
+	// "warmup_steps", still loads and sets both.
+	SpanWarmup   int `json:"span_warmup_steps"`
+	ReplayWarmup int `json:"replay_warmup_steps"`
+	// Kappa is κ, the cap. 4 keeps one token from taking a response's whole
+	// advantage.
 	Kappa float64 `json:"kappa"`
+	// Cap is what κ bounds. "sum" (default, the MRTPO paper's form: the cap
+	// "limits how much reallocated advantage a token can receive when
+	// several rewards concentrate there"): a token's reallocated advantage
+	// summed over rewards, |Σ_k c[k]·A[k,i]·(w[k,i,t] − 1)|, is at most
+	// (κ − 1)·max_k |c[k]·A[k,i]|, what one reward's weight of κ could give
+	// it; the excess is spread over the response's other tokens by a uniform
+	// shift. "reward" (credo's earlier form): each reward's weights are
+	// capped at κ separately and the others scaled up (water-filling), so
+	// K rewards concentrating on one token can give it K times as much.
+	// Both keep the response's mean.
+	Cap CapMode `json:"cap"`
 	// Shuffle permutes each response's weights (and its stored relevance)
 	// across its positions: same values, wrong places. An ablation that
 	// tells whether where the credit lands matters. It applies to every
@@ -63,6 +109,13 @@ type Config struct {
 	// about ten tokens back.
 	Gamma float64 `json:"gamma"`
 
+	// JS is the replay source's relevance: "divergence" JS/ln 2 (default:
+	// what credo has always computed, so earlier results stay comparable)
+	// or "distance" √(JS/ln 2), the paper's wording ("Jensen–Shannon
+	// distance, normalized by ln 2 into [0, 1]"). The square root flattens
+	// relevance: the same replay concentrates less (ExampleJSDistance
+	// prints both on one batch; credit/concentration logs it in training).
+	JS JSForm `json:"js"`
 	// Joint replaces each reward's "without k" replay by one "without all
 	// blocks" replay shared by every reward: an ablation that tells
 	// whether separating the rewards matters.
@@ -80,11 +133,22 @@ type Config struct {
 	// r_tok = R_s·((1 − η) + η·q). 0.5 as in P2T (robust for 0.25 to 1).
 	Eta float64 `json:"eta"`
 	// Alpha is α, the weight of the token reward added to the outcome
-	// advantage. 1 as in P2T.
+	// advantage. 0.1 as in P2T's released example. A_outcome is normalized
+	// within the group (spread 1 where the outcome varies), and a token's
+	// r_tok is about R̃_s, at most 1 in size: with α = 1 the PRM's opinion
+	// would weigh as much as the verified outcome and overturn its sign
+	// where they disagree; with 0.1 it re-ranks a response's tokens while
+	// the outcome decides the direction, and where the outcome does not vary
+	// (A_outcome = 0) it moves the policy at a tenth of the outcome's step.
 	Alpha float64 `json:"alpha"`
-	// Signed uses 2R_s − 1 instead of the step probability R_s, so wrong
-	// steps are punished rather than rewarded less. Off, as in P2T.
-	Signed bool `json:"signed"`
+	// StepReward is how a step's PRM probability R_s becomes the reward its
+	// tokens share. "signed" (default, P2T's released example), 2R_s − 1:
+	// a step the PRM doubts is pushed down, one it trusts up, so a group
+	// whose outcome does not vary is not simply reinforced as sampled.
+	// "centred": R_s minus the mean R over every step of the group's
+	// responses, a baseline from the same group. "unsigned": R_s itself,
+	// never negative (credo's earlier default).
+	StepReward StepReward `json:"step_reward"`
 
 	// SAWOffsets is o[k] of SAW by reward name (missing means 0): shifts a
 	// reward before its coefficient of variation, for rewards whose batch
@@ -95,24 +159,28 @@ type Config struct {
 // DefaultConfig returns the defaults of ALGORITHMS.md.
 func DefaultConfig() Config {
 	return Config{
-		Eps:         1e-4,
-		Scale:       ScaleGroup,
-		Beta:        0.5,
-		WarmupSteps: 10,
-		Kappa:       4,
-		Gamma:       0.9,
-		Null:        NullPad,
-		Norm:        NormMagnitude,
-		Temperature: 1,
-		Eta:         0.5,
-		Alpha:       1,
+		Eps:          1e-4,
+		Scale:        ScaleGroup,
+		Beta:         0.5,
+		SpanWarmup:   0,
+		ReplayWarmup: 10,
+		Kappa:        4,
+		Cap:          CapSum,
+		Gamma:        0.9,
+		JS:           JSFormDivergence,
+		Null:         NullPad,
+		Norm:         NormMagnitude,
+		Temperature:  1,
+		Eta:          0.5,
+		Alpha:        0.1,
+		StepReward:   StepSigned,
 	}
 }
 
 // Validate reports every invalid option, each with what it must be.
 func (c Config) Validate() error {
 	return errors.Join(c.validateEps(), c.validateScale(), c.validatePlacement(),
-		c.validateSpan(), c.validateGradient(), c.validateSAW())
+		c.validateSpan(), c.validateReplay(), c.validateGradient(), c.validateSAW())
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -137,13 +205,26 @@ func (c Config) validatePlacement() error {
 	if !(c.Beta >= 0 && c.Beta <= 1) {
 		errs = append(errs, fmt.Errorf("beta must be in [0, 1] (weights are at least 1 − β), got %v", c.Beta))
 	}
-	if c.WarmupSteps < 0 {
-		errs = append(errs, fmt.Errorf("warmup_steps must be ≥ 0 (0: no warm-up), got %d", c.WarmupSteps))
+	if c.SpanWarmup < 0 {
+		errs = append(errs, fmt.Errorf("span_warmup_steps must be ≥ 0 (0: no warm-up), got %d", c.SpanWarmup))
+	}
+	if c.ReplayWarmup < 0 {
+		errs = append(errs, fmt.Errorf("replay_warmup_steps must be ≥ 0 (0: no warm-up), got %d", c.ReplayWarmup))
 	}
 	if !finite(c.Kappa) || c.Kappa < 1 {
 		errs = append(errs, fmt.Errorf("kappa must be a finite number ≥ 1 (weights average to one), got %v", c.Kappa))
 	}
+	if c.Cap != CapSum && c.Cap != CapReward {
+		errs = append(errs, fmt.Errorf("cap must be %q (the reallocation summed over rewards) or %q (each reward's weights), got %q", CapSum, CapReward, c.Cap))
+	}
 	return errors.Join(errs...)
+}
+
+func (c Config) validateReplay() error {
+	if c.JS != JSFormDivergence && c.JS != JSFormDistance {
+		return fmt.Errorf("js must be %q (JS/ln 2) or %q (its square root), got %q", JSFormDivergence, JSFormDistance, c.JS)
+	}
+	return nil
 }
 
 func (c Config) validateSpan() error {
@@ -174,6 +255,11 @@ func (c Config) validateGradient() error {
 	if !finite(c.Alpha) {
 		errs = append(errs, fmt.Errorf("alpha must be a finite number, got %v", c.Alpha))
 	}
+	switch c.StepReward {
+	case StepSigned, StepCentred, StepUnsigned:
+	default:
+		errs = append(errs, fmt.Errorf("step_reward must be %q (2R − 1), %q (R minus the group's mean) or %q (R), got %q", StepSigned, StepCentred, StepUnsigned, c.StepReward))
+	}
 	return errors.Join(errs...)
 }
 
@@ -187,10 +273,11 @@ func (c Config) validateSAW() error {
 	return errors.Join(errs...)
 }
 
-// betaAt is the warmed-up β: β·min(1, step/N), or β when N is 0.
-func (c Config) betaAt(step int) float64 {
-	if c.WarmupSteps <= 0 || step >= c.WarmupSteps {
+// betaAt is the warmed-up β of a source with warm-up N: β·min(1, step/N),
+// or β when N is 0.
+func (c Config) betaAt(step, n int) float64 {
+	if n <= 0 || step >= n {
 		return c.Beta
 	}
-	return c.Beta * float64(step) / float64(c.WarmupSteps)
+	return c.Beta * float64(step) / float64(n)
 }

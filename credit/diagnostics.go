@@ -1,13 +1,14 @@
 package credit
 
 import (
+	"math"
 	"slices"
 
 	"github.com/credo-rl/credo/reward"
 )
 
 // diagnose adds the diagnostics of ALGORITHMS.md §5 to m, over the
-// (response, reward) pairs whose verdict applies (not Skip):
+// (response, reward) pairs whose verdict applies (not Skip), on |q|:
 //
 //	credit/concentration/<reward>  mean of concentration(q) over the pairs with relevance
 //	credit/localization/<reward>   mean of localization(q, checked) where it is defined
@@ -18,7 +19,7 @@ import (
 // trainer's: it owns the clock.
 func diagnose(v *view, rel func(k, i int) []float64, m Metrics) {
 	pairs, skipped := 0, 0
-	var scratch []float64
+	var scratch, abs []float64
 	for k := range v.k {
 		var conc, loc float64
 		nConc, nLoc := 0, 0
@@ -34,6 +35,7 @@ func diagnose(v *view, rel func(k, i int) []float64, m Metrics) {
 			if q == nil {
 				continue
 			}
+			q, abs = magnitude(q, abs)
 			var c float64
 			if c, scratch = concentration(q, scratch); c > 0 {
 				conc += c
@@ -56,6 +58,20 @@ func diagnose(v *view, rel func(k, i int) []float64, m Metrics) {
 	if pairs > 0 {
 		m["credit/skipped"] = float64(skipped) / float64(pairs)
 	}
+}
+
+// magnitude is |q|: how much of the pair's advantage a token moves, with
+// or against its sign (the span source's quotes against the advantage have
+// q < 0). q itself when it has no negative entry; else a copy in buf.
+func magnitude(q, buf []float64) ([]float64, []float64) {
+	if !slices.ContainsFunc(q, func(x float64) bool { return x < 0 }) {
+		return q, buf
+	}
+	buf = buf[:0]
+	for _, x := range q {
+		buf = append(buf, math.Abs(x))
+	}
+	return buf, buf
 }
 
 // uniformRelevance is q = 1 on the pairs with variance, for methods that

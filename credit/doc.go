@@ -7,17 +7,21 @@
 // its group, sum, normalize over the batch) and SAW (weights from each
 // reward's coefficient of variation), which composes with every method.
 //
-// Token level, for GDPO-based methods: a relevance source gives q ≥ 0 on
-// every token (uniform, span: a verdict's byte spans with discounted credit
-// before them, replay: the Jensen–Shannon divergence between the policy's
-// next-token distributions with and without a reward's information block),
-// and placement turns q into weights of mean one, w = (1 − β) + β·q/mean q,
-// capped at κ. The tokens of a response therefore average to GDPO's
-// advantage. The gradient method (P2T) instead adds a process reward
-// model's influence-weighted step rewards to GRPO's advantage.
+// Token level, for GDPO-based methods: a relevance source gives q on every
+// token (uniform; span: a verdict's byte spans with discounted credit
+// before them, negative where a judge's quote works against the reward's
+// advantage; replay: the Jensen–Shannon divergence, or distance, between
+// the policy's next-token distributions with and without a reward's
+// information block), placement turns q into weights of mean one,
+// w = (1 − β) + β·q/mean q (1 + β·(q − mean q)/mean |q| in general), and
+// the cap bounds the advantage a token receives summed over rewards. The
+// tokens of a response therefore average to GDPO's advantage. The gradient
+// method (P2T) instead adds a process reward model's influence-weighted
+// step rewards to GRPO's advantage.
 //
 // Methods are found by name (New, Register): "grpo", "gdpo", "span",
-// "mrtpo" (GDPO with replay), "p2t", and "saw+<name>" for any of them. All
+// "mrtpo" (GDPO with replay), "p2t", "p2t-step" (P2T with η = 0), and
+// "saw+<name>" for any of them. All
 // take a Config and see the same Batch; models come in through the Batch as
 // a Replayer or an Influencer, so the package itself needs none. Every
 // method returns the diagnostics credit/concentration/<reward>,

@@ -14,6 +14,15 @@ func newP2T(c Config) (Method, error) {
 	return &p2t{c}, nil
 }
 
+// newP2TStep is P2T with η = 0 (Config.Eta ignored): every token of a step
+// gets the step's reward, no influence. The P2T paper's step-level
+// baseline, registered so that `compare --methods p2t,p2t-step` sets the
+// two side by side.
+func newP2TStep(c Config) (Method, error) {
+	c.Eta = 0
+	return newP2T(c)
+}
+
 // p2t is P2T, the gradient method (ALGORITHMS.md §2): a token reward from a
 // differentiable process reward model's step scores and token influences,
 // added to GRPO's outcome advantage. It adds rather than places, so its
@@ -26,8 +35,12 @@ type p2t struct{ c Config }
 //	A[i,t] = A_outcome[i] + α·r_tok[t]
 //
 // where A_outcome is GRPO (with Config.Scale) on the weighted sum of the
-// batch's rewards and r_tok is tokenReward's. Relevance[k][i] is the
-// response's q for every reward that applies (P2T's q is one per response).
+// batch's rewards and r_tok is tokenReward's, with each step's reward R̃_s
+// from stepRewards. Relevance[k][i] is the response's q for every reward
+// that applies (P2T's q is one per response). The metrics
+// credit/p2t/step_reward (mean R̃ over the batch's steps) and
+// credit/p2t/token_reward (mean |α·r_tok| over its tokens, beside
+// credit/p2t/outcome, mean |A_outcome|) say how much the PRM moves.
 func (m *p2t) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics, error) {
 	v, err := newView(b)
 	if err != nil {
@@ -61,62 +74,145 @@ func (m *p2t) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics, er
 	if len(infl) != v.n {
 		return Advantages{}, nil, fmt.Errorf("p2t: the PRM returned %d answers for %d responses", len(infl), v.n)
 	}
-	for i, row := range tokens {
-		q, r, err := tokenReward(infl[i], len(row), m.c)
-		if err != nil {
+	for i, in := range infl {
+		if err := checkInfluence(in, len(b.Tokens[i])); err != nil {
 			return Advantages{}, nil, fmt.Errorf("p2t: response %d: %w", i, err)
 		}
+	}
+	rs := stepRewards(v, infl, m.c.StepReward)
+	var sumR, sumTok, sumOut float64
+	nR, nTok := 0, 0
+	for i, row := range tokens {
+		q, r := tokenReward(infl[i], rs[i], len(row), m.c)
 		for t := range row {
 			row[t] = outcome[i] + m.c.Alpha*r[t]
+			sumTok += math.Abs(m.c.Alpha * r[t])
+			sumOut += math.Abs(outcome[i])
 		}
+		nTok += len(row)
+		for _, x := range rs[i] {
+			sumR += x
+		}
+		nR += len(rs[i])
 		for k := range v.k {
 			if !v.skip[k][i] {
 				rel[k][i] = append([]float64(nil), q...)
 			}
 		}
 	}
+	if nR > 0 {
+		met["credit/p2t/step_reward"] = sumR / float64(nR)
+	}
+	if nTok > 0 {
+		met["credit/p2t/token_reward"] = sumTok / float64(nTok)
+		met["credit/p2t/outcome"] = sumOut / float64(nTok)
+	}
 	diagnose(v, func(k, i int) []float64 { return rel[k][i] }, met)
 	return Advantages{Tokens: tokens, Response: outcome, Relevance: rel}, met, nil
 }
 
-// tokenReward turns one response's influence into mean-one weights q within
-// each step s of n_s tokens, then into token rewards:
-//
-//	magnitude: q[t] = n_s·|I[t]| / Σ_{u in s} |I[u]|   (q = 1 when every I is 0)
-//	softmax:   q[t] = n_s·softmax_{u in s}(I[u]/T)[t]
-//	r_tok[t]  = R_s·((1 − η) + η·q[t]),  R_s = sigmoid(logit_s)  (signed: 2R_s − 1)
-//
-// Tokens outside every step get q = 0 and r_tok = 0.
-func tokenReward(in Influence, n int, c Config) (q, r []float64, err error) {
+// checkInfluence validates one response's influence: a value per token,
+// finite, and steps in order, disjoint, within the tokens, finite logits.
+func checkInfluence(in Influence, n int) error {
 	if len(in.Token) != n {
-		return nil, nil, fmt.Errorf("influence on %d tokens for %d response tokens", len(in.Token), n)
+		return fmt.Errorf("influence on %d tokens for %d response tokens", len(in.Token), n)
 	}
-	q, r = make([]float64, n), make([]float64, n)
+	for t, x := range in.Token {
+		if !finite(x) {
+			return fmt.Errorf("token %d has influence %v", t, x)
+		}
+	}
 	prev := 0
 	for j, s := range in.Steps {
 		if s.Start < prev || s.End < s.Start || s.End > n {
-			return nil, nil, fmt.Errorf("step %d covers tokens [%d, %d): steps must be in order, disjoint and within the %d tokens", j, s.Start, s.End, n)
+			return fmt.Errorf("step %d covers tokens [%d, %d): steps must be in order, disjoint and within the %d tokens", j, s.Start, s.End, n)
 		}
 		prev = s.End
 		if !finite(s.Logit) {
-			return nil, nil, fmt.Errorf("step %d has logit %v", j, s.Logit)
-		}
-		infl := in.Token[s.Start:s.End]
-		for t, x := range infl {
-			if !finite(x) {
-				return nil, nil, fmt.Errorf("token %d has influence %v", s.Start+t, x)
-			}
-		}
-		stepWeights(q[s.Start:s.End], infl, c.Norm, c.Temperature)
-		rs := 1 / (1 + math.Exp(-s.Logit))
-		if c.Signed {
-			rs = 2*rs - 1
-		}
-		for t := s.Start; t < s.End; t++ {
-			r[t] = rs * ((1 - c.Eta) + c.Eta*q[t])
+			return fmt.Errorf("step %d has logit %v", j, s.Logit)
 		}
 	}
-	return q, r, nil
+	return nil
+}
+
+// stepRewards is each response's step rewards R̃_s, from the step
+// probabilities R_s = sigmoid(logit_s):
+//
+//	signed:   R̃_s = 2R_s − 1
+//	centred:  R̃_s = R_s − mean R over every step of every response in the group
+//	unsigned: R̃_s = R_s
+func stepRewards(v *view, infl []Influence, mode StepReward) [][]float64 {
+	out := make([][]float64, len(infl))
+	for i, in := range infl {
+		out[i] = make([]float64, len(in.Steps))
+		for j, s := range in.Steps {
+			out[i][j] = 1 / (1 + math.Exp(-s.Logit))
+		}
+	}
+	switch mode {
+	case StepSigned:
+		for _, row := range out {
+			for j, r := range row {
+				row[j] = 2*r - 1
+			}
+		}
+	case StepCentred:
+		for _, g := range v.groups {
+			var sum float64
+			n := 0
+			for _, i := range g {
+				for _, r := range out[i] {
+					sum += r
+				}
+				n += len(out[i])
+			}
+			if n == 0 {
+				continue
+			}
+			mean := sum / float64(n)
+			for _, i := range g {
+				for j := range out[i] {
+					out[i][j] -= mean
+				}
+			}
+		}
+	}
+	return out
+}
+
+// tokenReward turns one response's influence into mean-one weights q within
+// each step s, then into token rewards with the step rewards rs:
+//
+//	magnitude: q[t] = n_s·|I[t]| / Σ_{u in s} |I[u]|   (q = 1 when every I is 0)
+//	softmax:   q[t] = n_s·softmax_{u in s}(I[u]/T)[t]
+//	r_tok[t]  = R̃_s·((1 − η) + η·q[t])
+//
+// Every token belongs to a step: step s holds the tokens from its start to
+// the next step's start, the first step also those before it and the last
+// all those after it, so separators, the answer line and the end token take
+// the reward of the step before them (the influence there is what it is:
+// usually 0 after the last step, as the PRM reads nothing later). n_s counts
+// them all. A response with no step has no step reward: q = r_tok = 0. in
+// must have passed checkInfluence.
+func tokenReward(in Influence, rs []float64, n int, c Config) (q, r []float64) {
+	q, r = make([]float64, n), make([]float64, n)
+	for j := range in.Steps {
+		start, end := in.Steps[j].Start, n
+		if j == 0 {
+			start = 0
+		}
+		if j+1 < len(in.Steps) {
+			end = in.Steps[j+1].Start
+		}
+		if start == end {
+			continue
+		}
+		stepWeights(q[start:end], in.Token[start:end], c.Norm, c.Temperature)
+		for t := start; t < end; t++ {
+			r[t] = rs[j] * ((1 - c.Eta) + c.Eta*q[t])
+		}
+	}
+	return q, r
 }
 
 // stepWeights writes one step's mean-one weights into q.

@@ -9,7 +9,7 @@ import (
 	"testing/quick"
 )
 
-func TestJSDistanceTable(t *testing.T) {
+func TestJSDivergenceTable(t *testing.T) {
 	inf := float32(math.Inf(1))
 	nan := float32(math.NaN())
 	for _, tc := range []struct {
@@ -33,9 +33,9 @@ func TestJSDistanceTable(t *testing.T) {
 		{"bad entries", []float32{1, nan}, []float32{1, -inf}, 0},
 		{"inf", []float32{inf, 1}, []float32{0, 1}, 0},
 	} {
-		got := JSDistance(tc.p, tc.q)
+		got := JSDivergence(tc.p, tc.q)
 		if !near(got, tc.want, 1e-7) { // float32 inputs
-			t.Errorf("%s: JSDistance = %.10g, want %.10g", tc.name, got, tc.want)
+			t.Errorf("%s: JSDivergence = %.10g, want %.10g", tc.name, got, tc.want)
 		}
 	}
 }
@@ -58,22 +58,22 @@ func randomDist(rng *rand.Rand, v int) []float32 {
 	return p
 }
 
-func TestJSDistanceProperties(t *testing.T) {
+func TestJSDivergenceProperties(t *testing.T) {
 	// testing/quick drives the seeds; each seed draws a pair of distributions.
 	prop := func(seed uint64, size uint8) bool {
 		rng := rand.New(rand.NewPCG(seed, 9))
 		v := 1 + int(size)%50
 		p, q := randomDist(rng, v), randomDist(rng, v)
-		d := JSDistance(p, q)
+		d := JSDivergence(p, q)
 		if math.IsNaN(d) || d < 0 || d > 1 {
 			t.Logf("JS = %v out of [0, 1] for %v, %v", d, p, q)
 			return false
 		}
-		if JSDistance(q, p) != d { // symmetric bit for bit
-			t.Logf("asymmetric: %v vs %v", d, JSDistance(q, p))
+		if JSDivergence(q, p) != d { // symmetric bit for bit
+			t.Logf("asymmetric: %v vs %v", d, JSDivergence(q, p))
 			return false
 		}
-		if JSDistance(p, p) != 0 {
+		if JSDivergence(p, p) != 0 {
 			return false
 		}
 		// Disjoint supports: 1 (when both have mass).
@@ -85,8 +85,8 @@ func TestJSDistanceProperties(t *testing.T) {
 			ma += p[j]
 			mb += q[j]
 		}
-		if ma > 0 && mb > 0 && !near(JSDistance(a, b), 1, 1e-6) {
-			t.Logf("disjoint: %v", JSDistance(a, b))
+		if ma > 0 && mb > 0 && !near(JSDivergence(a, b), 1, 1e-6) {
+			t.Logf("disjoint: %v", JSDivergence(a, b))
 			return false
 		}
 		return true
@@ -96,8 +96,8 @@ func TestJSDistanceProperties(t *testing.T) {
 	}
 }
 
-// FuzzJSDistance: any float32 bits give a number in [0, 1], symmetric.
-func FuzzJSDistance(f *testing.F) {
+// FuzzJSDivergence: any float32 bits give a number in [0, 1], symmetric.
+func FuzzJSDivergence(f *testing.F) {
 	f.Add([]byte{0, 0, 128, 63, 0, 0, 0, 0}, []byte{0, 0, 0, 0, 0, 0, 128, 63})
 	f.Add([]byte{0, 0, 192, 127}, []byte{0, 0, 128, 255, 1, 0, 0, 0})
 	f.Add([]byte{}, []byte{0, 0, 0, 63, 0, 0, 0, 63})
@@ -110,11 +110,11 @@ func FuzzJSDistance(f *testing.F) {
 			return out
 		}
 		p, q := read(pb), read(qb)
-		d := JSDistance(p, q)
+		d := JSDivergence(p, q)
 		if math.IsNaN(d) || d < 0 || d > 1 {
-			t.Fatalf("JSDistance(%v, %v) = %v", p, q, d)
+			t.Fatalf("JSDivergence(%v, %v) = %v", p, q, d)
 		}
-		if e := JSDistance(q, p); e != d {
+		if e := JSDivergence(q, p); e != d {
 			t.Fatalf("asymmetric: %v vs %v", d, e)
 		}
 	})

@@ -3,36 +3,46 @@ package credit
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 )
 
-// source is a relevance source (ALGORITHMS.md §2): it returns q[k][i] ≥ 0
-// on every token of response i for each pair whose reward varies in the
-// response's group (v.varies), nil rows elsewhere. A source may add
-// metrics of its own.
+// source is a relevance source (ALGORITHMS.md §2): it returns q[k][i] on
+// every token of response i for each pair whose reward varies in the
+// response's group (v.varies), nil rows elsewhere. q ≥ 0 says how much of
+// the pair's advantage a token should carry; a negative q (the span
+// source's quotes marked against the advantage, ALGORITHMS.md §2 "span")
+// says the token should carry it with the opposite sign. a is GDPO's
+// A[k][i]. A source may add metrics of its own.
 type source interface {
-	relevance(ctx context.Context, v *view, m Metrics) ([][][]float64, error)
+	relevance(ctx context.Context, v *view, a [][]float64, m Metrics) ([][][]float64, error)
 }
 
 // placed is a GDPO-based method: GDPO's response level, then a relevance
 // source and placement. A nil source is uniform relevance (q = 1), which is
 // GDPO itself.
 type placed struct {
-	name string
-	c    Config
-	src  source
+	name   string
+	c      Config
+	src    source
+	warmup int // N of the source's β warm-up (Config.SpanWarmup, ReplayWarmup)
 }
 
 // Advantages returns, for response i and token t,
 //
-//	A[i,t] = (Σ_k c[k]·A[k,i]·w[k,i,t] − mean_batch S) / (std_batch S + ε)
+//	A[i,t] = (S[i] + Δ[i,t] − mean_batch S) / (std_batch S + ε)
+//	Δ[i,t] = Σ_k c[k]·A[k,i]·(w[k,i,t] − 1)
 //
-// with GDPO's A[k,i] and S, and w the placed weights of the source's
-// relevance under β_eff = β·min(1, Step/N). Since every w averages to one
-// over the response, mean_t A[i,t] = Â[i], GDPO's advantage; only the
-// placement moves. A reward with no variance in the group has A[k,i] = 0 and
-// gets no relevance. The relevance is computed even when β_eff = 0, so the
-// diagnostics exist from the first step.
+// with GDPO's A[k,i] and S[i] = Σ_k c[k]·A[k,i], and w the placed weights
+// (placer.weights) of the source's relevance under β_eff = β·min(1,
+// Step/N), N the source's warm-up. Δ is the reallocated advantage; the
+// cap bounds it (Config.Cap: capSum on Δ by default, or each reward's w
+// at κ). Every w averages to one over the response and capping keeps
+// Σ_t Δ[i,t], so mean_t A[i,t] = Â[i], GDPO's advantage: only the
+// placement moves. A reward with no variance in the group has A[k,i] = 0
+// and gets no relevance. The relevance is computed even when β_eff = 0, so
+// the diagnostics exist from the first step.
 func (m *placed) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics, error) {
 	v, err := newView(b)
 	if err != nil {
@@ -42,14 +52,17 @@ func (m *placed) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics,
 	met := Metrics{}
 	var q [][][]float64
 	if m.src != nil {
-		if q, err = m.src.relevance(ctx, v, met); err != nil {
+		if q, err = m.src.relevance(ctx, v, g.a, met); err != nil {
 			return Advantages{}, nil, fmt.Errorf("%s: %w", m.name, err)
 		}
-		met["credit/beta"] = m.c.betaAt(b.Step)
+		met["credit/beta"] = m.c.betaAt(b.Step, m.warmup)
 	}
 	tokens := newTokens(b.Tokens)
 	if q != nil {
-		m.place(v, g, q, tokens)
+		capped := m.place(v, g, q, tokens)
+		if m.c.Cap != CapReward && len(b.Tokens) > 0 {
+			met["credit/capped"] = float64(capped) / float64(len(b.Tokens))
+		}
 	} else {
 		for i, row := range tokens {
 			for t := range row {
@@ -66,20 +79,28 @@ func (m *placed) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics,
 	return adv, met, nil
 }
 
-// place sums every reward's placed advantage into the token rows and
-// normalizes them by GDPO's batch statistics. With Shuffle it permutes each
-// row of weights, and the relevance row with it, before use.
-func (m *placed) place(v *view, g gdpoResult, q [][][]float64, tokens [][]float64) {
-	beta := m.c.betaAt(v.b.Step)
+// place sums every reward's placed advantage into the token rows, caps
+// the reallocation (Config.Cap) and normalizes the rows by GDPO's batch
+// statistics. With Shuffle it permutes each row of weights, and the
+// relevance row with it, before use. It returns how many responses the
+// cap changed.
+func (m *placed) place(v *view, g gdpoResult, q [][][]float64, tokens [][]float64) (capped int) {
+	beta := m.c.betaAt(v.b.Step, m.warmup)
 	var rng *rand.Rand
 	if m.c.Shuffle {
 		rng = rand.New(rand.NewPCG(v.b.Seed, uint64(v.b.Step)))
 	}
+	kappa := math.Inf(1) // CapSum caps the sum below, not each reward
+	if m.c.Cap == CapReward {
+		kappa = m.c.Kappa
+	}
 	var pl placer
 	for i, row := range tokens {
+		var bound float64 // max_k |c[k]·A[k,i]|
 		for k := range v.k {
 			a := g.a[k][i]
 			ca := float64(v.c[k] * a)
+			bound = max(bound, math.Abs(ca))
 			if q[k][i] == nil {
 				if a != 0 { // adding 0 would change nothing: S[i] has it too
 					for t := range row {
@@ -88,7 +109,7 @@ func (m *placed) place(v *view, g gdpoResult, q [][][]float64, tokens [][]float6
 				}
 				continue
 			}
-			w := pl.weights(q[k][i], beta, m.c.Kappa)
+			w := pl.weights(q[k][i], beta, kappa)
 			if rng != nil {
 				shuffleRow(rng, w, q[k][i])
 			}
@@ -100,10 +121,14 @@ func (m *placed) place(v *view, g gdpoResult, q [][][]float64, tokens [][]float6
 				row[t] += float64(ca * w[t])
 			}
 		}
+		if m.c.Cap != CapReward && pl.capSum(row, g.s[i], (m.c.Kappa-1)*bound) {
+			capped++
+		}
 		for t := range row {
 			row[t] = (row[t] - g.mean) / g.denom
 		}
 	}
+	return capped
 }
 
 // shuffleRow applies one random permutation to w and q alike: the same
@@ -119,17 +144,21 @@ func shuffleRow(rng *rand.Rand, w, q []float64) {
 type placer struct {
 	w      []float64
 	capped []bool
+	sorted []float64
 }
 
 // weights returns the placement of relevance q (ALGORITHMS.md §2):
 //
-//	w[t] = (1 − β) + β·q[t] / mean_u q[u]      (w = 1 when mean q = 0)
+//	w[t] = 1 + β·(q[t] − mean_u q[u]) / mean_u |q[u]|      (w = 1 when every q is 0)
 //
-// then caps every weight at κ by water-filling: weights above κ are fixed
-// at κ and the others scaled up so the total stays len(q); repeat until none
-// exceeds κ. The result has max ≤ κ and mean one (to rounding); weights
-// below the cap stay at least 1 − β, since the scaling only raises them.
-// The slice is reused by the next call.
+// which for q ≥ 0 is w[t] = (1 − β) + β·q[t]/mean q, computed in that form.
+// Then, for a finite κ (Config.Cap "reward"), it caps each weight: a row
+// with q ≥ 0 by water-filling (weights above κ are fixed at κ and the
+// others scaled up so the total stays len(q); repeat until none exceeds κ;
+// weights below the cap stay at least 1 − β, since the scaling only raises
+// them), a row with negative q, whose weights may be negative, by
+// projecting w − 1 onto [1 − κ, κ − 1] (clipShift). The result has mean one
+// (to rounding). The slice is reused by the next call.
 func (p *placer) weights(q []float64, beta, kappa float64) []float64 {
 	n := len(q)
 	if cap(p.w) < n {
@@ -137,26 +166,155 @@ func (p *placer) weights(q []float64, beta, kappa float64) []float64 {
 		p.capped = make([]bool, n)
 	}
 	w, capped := p.w[:n], p.capped[:n]
-	var sum float64
+	var sum, abs float64
+	signed := false
 	for _, x := range q {
 		sum += x
+		abs += math.Abs(x)
+		signed = signed || x < 0
 	}
-	if sum == 0 {
+	if abs == 0 {
 		for t := range w {
 			w[t] = 1
 		}
 		return w
 	}
-	mean := sum / float64(n)
-	for t, x := range q {
-		w[t] = (1 - beta) + beta*(x/mean)
+	if !signed {
+		mean := sum / float64(n)
+		for t, x := range q {
+			w[t] = (1 - beta) + beta*(x/mean)
+		}
+		if !math.IsInf(kappa, 1) {
+			waterfill(w, capped, kappa)
+		}
+		return w
 	}
-	waterfill(w, capped, kappa)
+	mean, meanAbs := sum/float64(n), abs/float64(n)
+	for t, x := range q {
+		w[t] = 1 + beta*((x-mean)/meanAbs)
+	}
+	if !math.IsInf(kappa, 1) {
+		for t := range w {
+			w[t]--
+		}
+		p.clipShift(w, kappa-1)
+		for t := range w {
+			w[t]++
+		}
+	}
 	return w
 }
 
+// capSum is the default cap (Config.Cap "sum", the MRTPO paper's: it
+// "limits how much reallocated advantage a token can receive when several
+// rewards concentrate there"). row[t] holds s + Δ[t], the response's
+// summed advantage plus the reallocation summed over rewards; capSum
+// bounds
+//
+//	|Δ[t]| ≤ L = (κ − 1)·max_k |c[k]·A[k,i]|
+//
+// so that however many rewards concentrate on a token, it receives at
+// most what one reward's weight of κ could give it. Δ is replaced by its
+// projection clipShift(Δ, L), which keeps Σ_t Δ[t], hence the response's
+// mean. A row within the bound is left exactly as it is. It reports
+// whether it changed the row.
+func (p *placer) capSum(row []float64, s, bound float64) bool {
+	over := false
+	for _, x := range row {
+		over = over || math.Abs(x-s) > bound
+	}
+	if !over {
+		return false
+	}
+	for t := range row {
+		row[t] -= s
+	}
+	p.clipShift(row, bound)
+	for t := range row {
+		row[t] += s
+	}
+	return true
+}
+
+// clipShift replaces d by its Euclidean projection onto the rows with the
+// same sum and every entry in [−L, L] (L ≥ 0), credo's choice of where the
+// capped excess goes (the paper does not say) for the default cap:
+//
+//	d'[t] = min(L, max(−L, d[t] + λ)),  λ the shift with Σ_t d'[t] = Σ_t d[t]
+//
+// which is water-filling by a uniform shift: the entries past a bound are
+// fixed there and the others all move by the same λ. It needs |Σ d| ≤
+// len(d)·L, true whenever Σ d = 0 as for placed weights. λ is found on
+// the sorted values (bisection, then solved exactly for the entries it
+// leaves free), so the result depends on the multiset of d only, and a
+// permutation of d permutes d' bit for bit.
+func (p *placer) clipShift(d []float64, L float64) {
+	n := len(d)
+	if n == 0 {
+		return
+	}
+	p.sorted = append(p.sorted[:0], d...)
+	x := p.sorted
+	slices.Sort(x)
+	var target float64
+	for _, v := range x {
+		target += v
+	}
+	if L <= 0 {
+		for t := range d {
+			d[t] = target / float64(n) // only a constant row fits: keep the sum
+		}
+		return
+	}
+	// f(λ) = Σ clip(x + λ) is continuous and nondecreasing, from −nL at
+	// lo to nL at hi.
+	f := func(lambda float64) float64 {
+		var s float64
+		for _, v := range x {
+			s += min(L, max(-L, v+lambda))
+		}
+		return s
+	}
+	lo, hi := -L-x[n-1], L-x[0]
+	for range 200 {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if f(mid) < target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	lambda := lo + (hi-lo)/2
+	// The entries at each bound at λ; the free ones between take the
+	// exact shift that meets the target.
+	a := 0 // x[:a] at −L
+	for a < n && x[a]+lambda <= -L {
+		a++
+	}
+	b := n // x[b:] at L
+	for b > a && x[b-1]+lambda >= L {
+		b--
+	}
+	if b > a {
+		free := target - float64(n-b)*L + float64(a)*L
+		for _, v := range x[a:b] {
+			free -= v
+		}
+		lambda = free / float64(b-a)
+	}
+	for t, v := range d {
+		d[t] = min(L, max(-L, v+lambda))
+	}
+}
+
 // waterfill caps w at κ ≥ 1 and rescales the uncapped weights so the mean
-// stays one. capped is scratch of len(w).
+// stays one. capped is scratch of len(w). The MRTPO paper caps without
+// saying where the excess goes; water-filling (credo's choice) gives it to
+// the other tokens in proportion to their weight, so nothing is lost and
+// the response's tokens still average to its advantage.
 func waterfill(w []float64, capped []bool, kappa float64) {
 	clear(capped)
 	n, nCapped := len(w), 0

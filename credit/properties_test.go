@@ -75,7 +75,8 @@ func randomBatch(rng *rand.Rand, k int) *Batch {
 			for range rng.IntN(3) {
 				L := len(b.Responses[i]) + 1
 				s := rng.IntN(L)
-				v.Spans = append(v.Spans, reward.Span{Start: s, End: s + rng.IntN(L-s), Strength: []float64{0, 0.5, 2}[rng.IntN(3)]})
+				v.Spans = append(v.Spans, reward.Span{Start: s, End: s + rng.IntN(L-s), Strength: []float64{0, 0.5, 2}[rng.IntN(3)],
+					Effect: reward.Effect(rng.IntN(3) - 1)})
 			}
 		}
 	}
@@ -131,11 +132,12 @@ func TestPropertyMeanIsGDPO(t *testing.T) {
 				case "joint":
 					c.Joint = true
 				case "beta1 kappa":
-					c.Beta, c.Kappa, c.WarmupSteps = 1, 1+3*rng.Float64(), 0
+					c.Beta, c.Kappa, c.SpanWarmup, c.ReplayWarmup = 1, 1+3*rng.Float64(), 0, 0
 				case "beta0":
 					c.Beta = 0
-				case "step0":
+				case "step0": // with a warm-up, step 0 is GDPO
 					bb.Step = 0
+					c.SpanWarmup = 1 + rng.IntN(10)
 				}
 				adv, _ := run(t, name, c, &bb)
 				ref := gd

@@ -23,6 +23,7 @@ func init() {
 	Register("span", newSpan)
 	Register("mrtpo", newMRTPO)
 	Register("p2t", newP2T)
+	Register("p2t-step", newP2TStep)
 }
 
 // Register adds a method. Every method has the same signature; whatever it

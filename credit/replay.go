@@ -10,16 +10,23 @@ import (
 )
 
 func newMRTPO(c Config) (Method, error) {
-	if err := errors.Join(c.validateEps(), c.validatePlacement()); err != nil {
+	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateReplay()); err != nil {
 		return nil, err
 	}
-	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint}}, nil
+	js := JSDivergence
+	if c.JS == JSFormDistance {
+		js = JSDistance
+	}
+	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint, js: js}, warmup: c.ReplayWarmup}, nil
 }
 
 // replaySource is the replay relevance source (MRTPO): how much each
 // response token's next-token distribution depends on reward k's
 // information block.
-type replaySource struct{ joint bool }
+type replaySource struct {
+	joint bool
+	js    func(p, q []float32) float64 // JSDivergence or JSDistance (Config.JS)
+}
 
 // pairPlan says which two replays give q for one (reward, response) pair;
 // same is set when both prompts render the same, so q is 0 with no replay.
@@ -35,7 +42,8 @@ type pairPlan struct {
 //	full      = task.Compose(prompt, blocks of every reward, in reward order)
 //	without k = the same without block k   (joint: task.Compose(prompt, nil))
 //
-// followed by the response tokens, and sets q[k,i,t] = JSDistance(p_t, p'_t).
+// followed by the response tokens, and sets q[k,i,t] = JSDivergence(p_t, p'_t)
+// (or JSDistance, its square root, with Config.JS "distance").
 // Block k of response i is Verdicts[k][i].Info. One full replay serves all
 // rewards of a response; a without-k prompt that renders like full (block k
 // is empty) needs no replay, q = 0; identical requests are made once; all of
@@ -43,7 +51,7 @@ type pairPlan struct {
 // credit/replay/requests (sequences replayed) and credit/replay/pairs (share
 // of the batch's (response, reward) pairs whose q came from a replay) say
 // what it cost.
-func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]float64, error) {
+func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m Metrics) ([][][]float64, error) {
 	b := v.b
 	if b.Replay == nil {
 		return nil, fmt.Errorf("the replay source needs Batch.Replay (the policy without gradients)")
@@ -155,7 +163,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]
 				return fmt.Errorf("replay of %q, token %d: vocabularies of %d and %d",
 					reqs[jobs[j].other].Prompt, t, len(full[t]), len(other[t]))
 			}
-			row[t] = JSDistance(full[t], other[t])
+			row[t] = s.js(full[t], other[t])
 		}
 		rows[j] = row
 		return nil

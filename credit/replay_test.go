@@ -2,6 +2,8 @@ package credit
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -207,5 +209,49 @@ func TestReplayErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want it to mention %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// Config.JS "distance" makes q the square root of the divergence, token by
+// token, from the same replays; the square root never concentrates q
+// more (it raises small values relative to large ones).
+func TestReplayJSForm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	for trial := range 100 {
+		b := randomBatch(rng, 1+rng.IntN(3))
+		b.Step = 20
+		div, mdiv := run(t, "mrtpo", DefaultConfig(), b)
+		c := DefaultConfig()
+		c.JS = JSFormDistance
+		dist, mdist := run(t, "mrtpo", c, b)
+		for k := range div.Relevance {
+			for i, row := range div.Relevance[k] {
+				if (row == nil) != (dist.Relevance[k][i] == nil) {
+					t.Fatalf("trial %d: relevance rows differ in presence", trial)
+				}
+				for t2, x := range row {
+					if got := dist.Relevance[k][i][t2]; !near(got, math.Sqrt(x), 1e-15) {
+						t.Fatalf("trial %d: distance q %v, √divergence %v", trial, got, math.Sqrt(x))
+					}
+				}
+			}
+		}
+		for key, x := range mdiv {
+			if strings.HasPrefix(key, "credit/concentration/") && mdist[key] < x-1e-12 {
+				t.Fatalf("trial %d: %s %v with the distance, %v with the divergence", trial, key, mdist[key], x)
+			}
+		}
+	}
+	c := DefaultConfig()
+	c.JS = "bits"
+	if _, err := New("mrtpo", c); err == nil || !strings.Contains(err.Error(), `js must be "divergence"`) {
+		t.Errorf("bad js: err = %v", err)
+	}
+}
+
+func TestJSDistance(t *testing.T) {
+	p, q := []float32{1, 0}, []float32{0.5, 0.5}
+	if got, want := JSDistance(p, q), math.Sqrt(JSDivergence(p, q)); got != want || !near(got, math.Sqrt(0.31127812445913283), 1e-7) {
+		t.Errorf("JSDistance = %v, want %v", got, want)
 	}
 }

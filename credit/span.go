@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/credo-rl/credo/reward"
 )
@@ -12,7 +13,7 @@ func newSpan(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateSpan()); err != nil {
 		return nil, err
 	}
-	return &placed{name: "span", c: c, src: spanSource{gamma: c.Gamma}}, nil
+	return &placed{name: "span", c: c, src: spanSource{gamma: c.Gamma}, warmup: c.SpanWarmup}, nil
 }
 
 // spanSource is the span relevance source (judge attribution, the
@@ -20,13 +21,27 @@ func newSpan(c Config) (Method, error) {
 // Batch.Offsets, with discounted credit for the tokens before them.
 type spanSource struct{ gamma float64 }
 
-// relevance returns q = h, with strength[s] the largest strength of the
-// verdict's spans over token s (reward.TokenStrengths) and
+// relevance returns q = h with, for token s, strength[s] the largest
+// strength of the verdict's spans over it and e[s] that span's effect
+// (reward.TokenEffects), and
 //
-//	h[t] = Σ_{s ≥ t} strength[s]·γ^(s − t)
+//	σ[s] = −strength[s] if e[s]·sign(A[k,i]) < 0, else strength[s]
+//	h[t] = Σ_{s ≥ t} σ[s]·γ^(s − t)
 //
-// A verdict whose spans cover no token gives uniform relevance, q = 1.
-func (s spanSource) relevance(ctx context.Context, v *view, _ Metrics) ([][][]float64, error) {
+// A span without effect (a verifier's checked part) always carries the
+// reward's advantage; a judge's quote carries it when its effect agrees
+// with the advantage's sign ("+" in a response above the group's mean,
+// "−" below it) and works against it otherwise: q < 0 there, so placement
+// (placer.weights) gives the quoted tokens less of the advantage, and when
+// they are a small enough part of the response the opposite sign. Good
+// parts get positive credit and bad parts negative, as in the token-heatmap
+// method, while the response's tokens still average to its advantage. A
+// verdict whose spans cover no token gives uniform relevance, q = 1: the
+// verifier said nothing about where, so the reward's credit is placed as
+// GDPO places it (a choice of credo's; an absent span could also have
+// meant "no token", which would make w undefined). Overlapping spans take
+// the larger strength, not the sum (reward.TokenEffects).
+func (s spanSource) relevance(ctx context.Context, v *view, a [][]float64, _ Metrics) ([][][]float64, error) {
 	if v.b.Offsets == nil {
 		return nil, fmt.Errorf("the span source needs Batch.Offsets (the byte range of each token)")
 	}
@@ -41,10 +56,23 @@ func (s spanSource) relevance(ctx context.Context, v *view, _ Metrics) ([][][]fl
 			if vd := v.verdict(k, i); vd != nil {
 				spans = vd.Spans
 			}
-			h := discount(reward.TokenStrengths(spans, v.b.Offsets[i]), s.gamma)
+			strength, effect := reward.TokenEffects(spans, v.b.Offsets[i])
+			sign := reward.Effect(0)
+			switch {
+			case a[k][i] > 0:
+				sign = reward.Raised
+			case a[k][i] < 0:
+				sign = reward.Lowered
+			}
+			for t, e := range effect {
+				if e*sign < 0 {
+					strength[t] = -strength[t]
+				}
+			}
+			h := discount(strength, s.gamma)
 			var sum float64
 			for _, x := range h {
-				sum += x
+				sum += math.Abs(x)
 			}
 			if !finite(sum) {
 				return nil, fmt.Errorf("reward %q, response %d: span strengths give relevance %v", v.names[k], i, sum)

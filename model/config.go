@@ -1,72 +1,103 @@
 package model
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
 )
 
 // Config is a decoder-only transformer's shape, read from and written to a
-// Hugging Face config.json with the same field names, so a Qwen2 or Llama
-// checkpoint folder loads as it is.
+// Hugging Face config.json with the same field names, so a Llama, Qwen2 or
+// Qwen3 checkpoint folder loads as it is. ParseConfig says which keys it
+// understands, which it accepts because they change nothing, and which it
+// refuses.
 type Config struct {
-	Architectures         []string `json:"architectures,omitempty"`
-	ModelType             string   `json:"model_type"` // "llama" or "qwen2"
-	VocabSize             int      `json:"vocab_size"`
-	HiddenSize            int      `json:"hidden_size"`       // D
-	IntermediateSize      int      `json:"intermediate_size"` // the SwiGLU width
-	NumHiddenLayers       int      `json:"num_hidden_layers"` // L
-	NumAttentionHeads     int      `json:"num_attention_heads"`
-	NumKeyValueHeads      int      `json:"num_key_value_heads"` // grouped-query attention when < heads
-	HeadDim               int      `json:"head_dim,omitempty"`  // 0 means hidden_size / heads
-	MaxPositionEmbeddings int      `json:"max_position_embeddings"`
-	RopeTheta             float64  `json:"rope_theta"`
-	RMSNormEps            float64  `json:"rms_norm_eps"`
-	TieWordEmbeddings     bool     `json:"tie_word_embeddings"`
-	// AttentionBias adds biases to the q, k and v projections (Llama's
-	// field). Qwen2 has them always and its config.json does not say so.
-	AttentionBias bool   `json:"attention_bias,omitempty"`
-	HiddenAct     string `json:"hidden_act"`
+	// Architectures is HF's class name, [<Type>ForCausalLM] or
+	// [<Type>ForTokenClassification]; New and ParseConfig fill it in.
+	Architectures     []string `json:"architectures,omitempty"`
+	ModelType         string   `json:"model_type"` // "llama", "qwen2" or "qwen3"
+	VocabSize         int      `json:"vocab_size"`
+	HiddenSize        int      `json:"hidden_size"`       // D
+	IntermediateSize  int      `json:"intermediate_size"` // the SwiGLU width
+	NumHiddenLayers   int      `json:"num_hidden_layers"` // L
+	NumAttentionHeads int      `json:"num_attention_heads"`
+	NumKeyValueHeads  int      `json:"num_key_value_heads"` // grouped-query attention when < heads
+	// HeadDim 0 means HF's default: hidden_size / heads for llama and
+	// qwen2, 128 for qwen3 (Qwen3Config's default).
+	HeadDim               int     `json:"head_dim,omitempty"`
+	MaxPositionEmbeddings int     `json:"max_position_embeddings"`
+	RopeTheta             float64 `json:"rope_theta"`
+	// RopeScaling rescales the rotary frequencies (Llama 3's "llama3"
+	// type); nil is plain RoPE. Read from rope_scaling or rope_parameters,
+	// written as rope_scaling, which every transformers version reads.
+	RopeScaling       *RopeScaling `json:"rope_scaling,omitempty"`
+	RMSNormEps        float64      `json:"rms_norm_eps"`
+	TieWordEmbeddings bool         `json:"tie_word_embeddings"`
+	// AttentionBias adds biases to the q, k, v and o projections of llama
+	// and qwen3 (HF's attention_bias). Qwen2 has q, k and v biases always,
+	// no o bias, and ignores the field, as HF does.
+	AttentionBias bool `json:"attention_bias,omitempty"`
+	// MLPBias adds biases to llama's gate, up and down projections (HF's
+	// mlp_bias); Qwen2 and Qwen3 have none and ignore it, as HF does.
+	MLPBias   bool   `json:"mlp_bias,omitempty"`
+	HiddenAct string `json:"hidden_act"`
 	// NumLabels > 0 adds a token-level scoring head "score.weight"
 	// [num_labels, D] in place of the language-model head, as Hugging
 	// Face's *ForTokenClassification models have; the process reward model uses it.
-	NumLabels  int    `json:"num_labels,omitempty"`
+	NumLabels int `json:"num_labels,omitempty"`
+	// TorchDtype is the storage dtype of the weights: "float32",
+	// "bfloat16" or "float16". Load sets it from the folder's tensors;
+	// computation is always float32.
 	TorchDtype string `json:"torch_dtype,omitempty"`
 	BOSTokenID *int   `json:"bos_token_id,omitempty"`
 	EOSTokenID any    `json:"eos_token_id,omitempty"` // an id or a list of ids in HF files
 	PadTokenID *int   `json:"pad_token_id,omitempty"`
 }
 
-// ignoredFields are config.json fields real checkpoints carry that do not
-// change the forward pass as credo computes it (caching, dropout at
-// inference, initialisation, bookkeeping). Anything else unknown is an error:
-// silently ignoring a field that changes the model would give wrong outputs.
-var ignoredFields = map[string]bool{
-	"_name_or_path": true, "transformers_version": true, "use_cache": true,
-	"initializer_range": true, "attention_dropout": true, "pretraining_tp": true,
-	"max_window_layers": true, "sliding_window": true,
-	"id2label": true, "label2id": true, "mlp_bias": true, "dtype": true,
+// architectureNames maps model_type to HF's class-name prefix.
+var architectureNames = map[string]string{"llama": "Llama", "qwen2": "Qwen2", "qwen3": "Qwen3"}
+
+// architecture is HF's class for this config: the model type's prefix and
+// ForCausalLM, or ForTokenClassification with a scoring head.
+func (c Config) architecture() string {
+	suffix := "ForCausalLM"
+	if c.NumLabels > 0 {
+		suffix = "ForTokenClassification"
+	}
+	return architectureNames[c.ModelType] + suffix
 }
 
-// mustBeFields are fields credo knows but supports only at one value.
-var mustBeFields = map[string]string{
-	"use_sliding_window": "false",
-	"rope_scaling":       "null",
+// normalized fills in what HF would write for a config credo builds: the
+// architecture and, for fresh weights, float32 storage.
+func (c Config) normalized() Config {
+	if c.NumKeyValueHeads == 0 {
+		c.NumKeyValueHeads = c.NumAttentionHeads // HF's default
+	}
+	c.Architectures = []string{c.architecture()}
+	if c.TorchDtype == "" {
+		c.TorchDtype = "float32"
+	}
+	return c
 }
+
+// Bounds that keep a hostile config.json from making Load allocate without
+// limit before it reads a tensor (the largest real values are ~1M vocabulary
+// entries, ~10M positions, ~130 layers).
+const maxDim, maxLayers = 1 << 24, 1 << 12
 
 // Validate checks that the configuration describes a model credo can build.
 func (c Config) Validate() error {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	switch c.ModelType {
-	case "llama", "qwen2":
-	default:
-		bad("model_type %q is not supported (want llama or qwen2)", c.ModelType)
+	if _, ok := architectureNames[c.ModelType]; !ok {
+		bad("model_type %q is not supported (want llama, qwen2 or qwen3)", c.ModelType)
+	} else if len(c.Architectures) > 0 && !slices.Equal(c.Architectures, []string{c.architecture()}) {
+		bad("architectures %v do not match model_type %q with num_labels %d (credo builds %s)", c.Architectures, c.ModelType, c.NumLabels, c.architecture())
 	}
 	for _, f := range []struct {
 		name string
@@ -77,11 +108,17 @@ func (c Config) Validate() error {
 		if f.v <= 0 {
 			bad("%s must be positive, got %d", f.name, f.v)
 		}
+		if f.v > maxDim {
+			bad("%s %d is beyond any real model's (at most %d)", f.name, f.v, maxDim)
+		}
+	}
+	if c.NumHiddenLayers > maxLayers || c.HeadDim > maxDim || c.NumLabels > maxDim {
+		bad("num_hidden_layers %d, head_dim %d or num_labels %d is beyond any real model's", c.NumHiddenLayers, c.HeadDim, c.NumLabels)
 	}
 	if c.NumAttentionHeads > 0 && c.NumKeyValueHeads > 0 && c.NumAttentionHeads%c.NumKeyValueHeads != 0 {
 		bad("num_attention_heads (%d) must be a multiple of num_key_value_heads (%d)", c.NumAttentionHeads, c.NumKeyValueHeads)
 	}
-	if c.HeadDim == 0 && c.NumAttentionHeads > 0 && c.HiddenSize%c.NumAttentionHeads != 0 {
+	if c.HeadDim == 0 && c.ModelType != "qwen3" && c.NumAttentionHeads > 0 && c.HiddenSize%c.NumAttentionHeads != 0 {
 		bad("hidden_size (%d) is not a multiple of num_attention_heads (%d) and head_dim is not given", c.HiddenSize, c.NumAttentionHeads)
 	}
 	if hd := c.headDim(); hd%2 != 0 {
@@ -93,6 +130,11 @@ func (c Config) Validate() error {
 	if c.RopeTheta <= 0 {
 		bad("rope_theta must be positive, got %g", c.RopeTheta)
 	}
+	if c.RopeScaling != nil {
+		if err := c.RopeScaling.validate(); err != nil {
+			bad("%v", err)
+		}
+	}
 	if c.RMSNormEps <= 0 {
 		bad("rms_norm_eps must be positive, got %g", c.RMSNormEps)
 	}
@@ -102,6 +144,9 @@ func (c Config) Validate() error {
 	if c.NumLabels > 0 && c.TieWordEmbeddings {
 		bad("num_labels > 0 (a scoring head) contradicts tie_word_embeddings: the head is not the embedding table")
 	}
+	if _, err := storageDType(c.TorchDtype); err != nil {
+		bad("%v", err)
+	}
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid model config: %s", strings.Join(errs, "; "))
 	}
@@ -109,10 +154,12 @@ func (c Config) Validate() error {
 }
 
 func (c Config) headDim() int {
-	if c.HeadDim > 0 {
+	switch {
+	case c.HeadDim > 0:
 		return c.HeadDim
-	}
-	if c.NumAttentionHeads == 0 {
+	case c.ModelType == "qwen3":
+		return 128 // Qwen3Config's default head_dim
+	case c.NumAttentionHeads == 0:
 		return 0
 	}
 	return c.HiddenSize / c.NumAttentionHeads
@@ -121,42 +168,16 @@ func (c Config) headDim() int {
 // qkvBias reports whether the q, k and v projections have biases.
 func (c Config) qkvBias() bool { return c.AttentionBias || c.ModelType == "qwen2" }
 
-// ParseConfig reads a config.json. Unknown fields are an error unless they
-// are bookkeeping real checkpoints carry; fields credo supports only at one
-// value (use_sliding_window, rope_scaling) must have it.
-func ParseConfig(data []byte) (Config, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return Config{}, fmt.Errorf("parse model config: %w", err)
-	}
-	for k, v := range raw {
-		if want, ok := mustBeFields[k]; ok {
-			if got := string(bytes.TrimSpace(v)); got != want {
-				return Config{}, fmt.Errorf("model config: %s = %s is not supported (want %s)", k, got, want)
-			}
-			delete(raw, k)
-		} else if ignoredFields[k] {
-			delete(raw, k)
-		}
-	}
-	clean, _ := json.Marshal(raw)
-	dec := json.NewDecoder(bytes.NewReader(clean))
-	dec.DisallowUnknownFields()
-	var c Config
-	if err := dec.Decode(&c); err != nil {
-		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return Config{}, fmt.Errorf("model config: unknown field %s (credo does not know what it changes)", field)
-		}
-		return Config{}, fmt.Errorf("parse model config: %w", err)
-	}
-	if c.NumKeyValueHeads == 0 {
-		c.NumKeyValueHeads = c.NumAttentionHeads // HF's default
-	}
-	if err := c.Validate(); err != nil {
-		return Config{}, err
-	}
-	return c, nil
-}
+// oBias reports whether o_proj has a bias: HF's Llama and Qwen3 put one
+// there with attention_bias; Qwen2's o_proj never has one.
+func (c Config) oBias() bool { return c.AttentionBias && c.ModelType != "qwen2" }
+
+// mlpBias reports whether gate, up and down have biases (Llama's mlp_bias).
+func (c Config) mlpBias() bool { return c.MLPBias && c.ModelType == "llama" }
+
+// qkNorm reports whether queries and keys are RMS-normalised per head
+// before RoPE (Qwen3's q_norm and k_norm).
+func (c Config) qkNorm() bool { return c.ModelType == "qwen3" }
 
 // LoadConfig reads dir/config.json.
 func LoadConfig(dir string) (Config, error) {
@@ -172,12 +193,13 @@ func LoadConfig(dir string) (Config, error) {
 	return c, nil
 }
 
-// Save writes dir/config.json atomically.
+// Save writes dir/config.json atomically, with the architecture HF needs
+// to pick the model class and the storage dtype.
 func (c Config) Save(dir string) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(c, "", "  ")
+	data, err := json.MarshalIndent(c.normalized(), "", "  ")
 	if err != nil {
 		return err
 	}

@@ -20,13 +20,15 @@ type Model struct {
 	Config  Config
 	backend compute.Backend
 	specs   []ParamSpec
-	params  []*tensors.Tensor // in Config.Params order
+	params  []*tensors.Tensor // in specs order
+	dtypes  []string          // each weight's storage dtype ("F32", "BF16", "F16"), in specs order
 
 	mu    sync.Mutex
 	execs map[string]*Exec // compiled graphs by purpose; each caches its own shapes
 }
 
-// New creates a model with fresh weights drawn from seed.
+// New creates a model with fresh weights drawn from seed. They are stored
+// (saved) in c.TorchDtype, float32 when empty.
 func New(c Config, seed uint64) (*Model, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -35,12 +37,29 @@ func New(c Config, seed uint64) (*Model, error) {
 	return fromData(c, data)
 }
 
-func fromData(c Config, data [][]float32) (*Model, error) {
+// fromData builds a model from weights in Config.Params order, stored in
+// c.TorchDtype.
+func fromData(c Config, data [][]float32) (*Model, error) { return newModel(c, data, nil) }
+
+// newModel builds a model from weights in Config.Params order, stored in
+// dtypes (nil: all in c.TorchDtype).
+func newModel(c Config, data [][]float32, dtypes []string) (*Model, error) {
+	c = c.normalized()
+	st, err := storageDType(c.TorchDtype)
+	if err != nil {
+		return nil, err
+	}
 	backend, err := compute.New()
 	if err != nil {
 		return nil, fmt.Errorf("start compute backend: %w", err)
 	}
-	m := &Model{Config: c, backend: backend, specs: c.Params(), execs: map[string]*Exec{}}
+	m := &Model{Config: c, backend: backend, specs: c.Params(), execs: map[string]*Exec{}, dtypes: dtypes}
+	if m.dtypes == nil {
+		m.dtypes = make([]string, len(m.specs))
+		for i := range m.dtypes {
+			m.dtypes[i] = st
+		}
+	}
 	for i, p := range m.specs {
 		if len(data[i]) != p.Size() {
 			return nil, fmt.Errorf("tensor %s: %d values for shape %v", p.Name, len(data[i]), p.Shape)
@@ -53,7 +72,8 @@ func fromData(c Config, data [][]float32) (*Model, error) {
 // Backend is the compute backend the model runs on.
 func (m *Model) Backend() compute.Backend { return m.backend }
 
-// Specs lists the model's weights in graph order.
+// Specs lists the model's weights in the order of ParamData (graphs bind
+// them by name).
 func (m *Model) Specs() []ParamSpec { return m.specs }
 
 // ParamData copies the weights to the host, in Specs order.
@@ -161,7 +181,20 @@ func (m *Model) checkTokens(seqs [][]int32) error {
 // built by NewExec with a slice of inputs.
 func (m *Model) splitParams(inputs []*Node) (*weights, []*Node) {
 	n := len(m.specs)
-	return bindWeights(m.Config, inputs[:n]), inputs[n:]
+	return m.bind(inputs[:n]), inputs[n:]
+}
+
+// bind gives roles to the weight nodes of a graph, passed in Specs order.
+func (m *Model) bind(ps []*Node) *weights { return bindByName(m.Config, m.specs, ps) }
+
+// param returns the weight tensor of that Hugging Face name.
+func (m *Model) param(name string) *tensors.Tensor {
+	for i, p := range m.specs {
+		if p.Name == name {
+			return m.params[i]
+		}
+	}
+	panic("model: no weight " + name) // every config has the names asked for here
 }
 
 // LogProbs returns, for each sequence, the log-probability of every token
@@ -390,14 +423,14 @@ func (m *Model) EmbeddingRow(id int32) ([]float32, error) {
 		return nil, fmt.Errorf("embedding row: token id %d outside the vocabulary [0, %d)", id, m.Config.VocabSize)
 	}
 	D := m.Config.HiddenSize
-	table := tensors.MustCopyFlatData[float32](m.params[0])
+	table := tensors.MustCopyFlatData[float32](m.param("model.embed_tokens.weight"))
 	return append([]float32(nil), table[int(id)*D:int(id+1)*D]...), nil
 }
 
 // MeanEmbedding is the mean of the input embedding table's rows.
 func (m *Model) MeanEmbedding() []float32 {
 	D := m.Config.HiddenSize
-	table := tensors.MustCopyFlatData[float32](m.params[0])
+	table := tensors.MustCopyFlatData[float32](m.param("model.embed_tokens.weight"))
 	mean := make([]float64, D)
 	for i, v := range table {
 		mean[i%D] += float64(v)

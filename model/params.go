@@ -26,7 +26,9 @@ func (p ParamSpec) Size() int {
 	return n
 }
 
-// Params lists the model's weights in the fixed order every graph takes them.
+// Params lists the model's weights with their Hugging Face names, in HF's
+// module order. Graphs bind weights by these names (bindByName), so the
+// order matters only for initialisation's random draws.
 func (c Config) Params() []ParamSpec {
 	D, F, V := c.HiddenSize, c.IntermediateSize, c.VocabSize
 	hd := c.headDim()
@@ -36,28 +38,29 @@ func (c Config) Params() []ParamSpec {
 	// variance does not grow with depth (GPT-2, nanoGPT).
 	resStd := std / math.Sqrt(2*float64(c.NumHiddenLayers))
 	ps := []ParamSpec{{Name: "model.embed_tokens.weight", Shape: []int{V, D}, Decay: true, std: std}}
+	// linear adds a [out, in] weight and, when bias, its [out] bias (zeros).
+	linear := func(name string, out, in int, s float64, bias bool) {
+		ps = append(ps, ParamSpec{Name: name + ".weight", Shape: []int{out, in}, Decay: true, std: s})
+		if bias {
+			ps = append(ps, ParamSpec{Name: name + ".bias", Shape: []int{out}})
+		}
+	}
 	for l := range c.NumHiddenLayers {
 		p := fmt.Sprintf("model.layers.%d.", l)
-		ps = append(ps,
-			ParamSpec{Name: p + "input_layernorm.weight", Shape: []int{D}, ones: true},
-			ParamSpec{Name: p + "self_attn.q_proj.weight", Shape: []int{qOut, D}, Decay: true, std: std})
-		if c.qkvBias() {
-			ps = append(ps, ParamSpec{Name: p + "self_attn.q_proj.bias", Shape: []int{qOut}})
+		ps = append(ps, ParamSpec{Name: p + "input_layernorm.weight", Shape: []int{D}, ones: true})
+		linear(p+"self_attn.q_proj", qOut, D, std, c.qkvBias())
+		linear(p+"self_attn.k_proj", kvOut, D, std, c.qkvBias())
+		linear(p+"self_attn.v_proj", kvOut, D, std, c.qkvBias())
+		linear(p+"self_attn.o_proj", D, qOut, resStd, c.oBias())
+		if c.qkNorm() {
+			ps = append(ps,
+				ParamSpec{Name: p + "self_attn.q_norm.weight", Shape: []int{hd}, ones: true},
+				ParamSpec{Name: p + "self_attn.k_norm.weight", Shape: []int{hd}, ones: true})
 		}
-		ps = append(ps, ParamSpec{Name: p + "self_attn.k_proj.weight", Shape: []int{kvOut, D}, Decay: true, std: std})
-		if c.qkvBias() {
-			ps = append(ps, ParamSpec{Name: p + "self_attn.k_proj.bias", Shape: []int{kvOut}})
-		}
-		ps = append(ps, ParamSpec{Name: p + "self_attn.v_proj.weight", Shape: []int{kvOut, D}, Decay: true, std: std})
-		if c.qkvBias() {
-			ps = append(ps, ParamSpec{Name: p + "self_attn.v_proj.bias", Shape: []int{kvOut}})
-		}
-		ps = append(ps,
-			ParamSpec{Name: p + "self_attn.o_proj.weight", Shape: []int{D, qOut}, Decay: true, std: resStd},
-			ParamSpec{Name: p + "post_attention_layernorm.weight", Shape: []int{D}, ones: true},
-			ParamSpec{Name: p + "mlp.gate_proj.weight", Shape: []int{F, D}, Decay: true, std: std},
-			ParamSpec{Name: p + "mlp.up_proj.weight", Shape: []int{F, D}, Decay: true, std: std},
-			ParamSpec{Name: p + "mlp.down_proj.weight", Shape: []int{D, F}, Decay: true, std: resStd})
+		ps = append(ps, ParamSpec{Name: p + "post_attention_layernorm.weight", Shape: []int{D}, ones: true})
+		linear(p+"mlp.gate_proj", F, D, std, c.mlpBias())
+		linear(p+"mlp.up_proj", F, D, std, c.mlpBias())
+		linear(p+"mlp.down_proj", D, F, resStd, c.mlpBias())
 	}
 	ps = append(ps, ParamSpec{Name: "model.norm.weight", Shape: []int{D}, ones: true})
 	switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/compute/dtypes"
@@ -62,41 +63,53 @@ func fixtureTokens(fx map[string]Tensor) ([][]int32, [][]float32) {
 	return seqs, mask
 }
 
-func TestReferenceLogProbs(t *testing.T) {
-	m, err := Load(filepath.Join("testdata", "reference", "lm"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fx := loadFixture(t, "lm_expected.safetensors")
-	seqs, _ := fixtureTokens(fx)
-	lp, err := m.LogProbs(context.Background(), seqs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	T := fx["tokens"].Shape[1] - 1
-	var got, want []float32
-	for i, row := range lp {
-		got = append(got, row...)
-		want = append(want, fx["logp"].Data[i*T:i*T+len(row)]...)
-	}
-	maxDiff(t, "log-probs of targets", got, want, 1e-5)
+// lmCases are the language-model fixtures: Qwen2 (q/k/v bias, untied),
+// Qwen3 (q/k norm, head_dim 16 ≠ hidden/heads, tied), Llama with
+// attention_bias and mlp_bias, Llama with Llama 3's rope_scaling.
+var lmCases = []string{"lm", "qwen3", "llama_bias", "llama3_rope"}
 
-	// Distributions: softmax of the reference logits at every position.
-	from := []int{1, 1, 1}
-	dist, err := m.Distributions(context.Background(), seqs, from)
-	if err != nil {
-		t.Fatal(err)
+func TestReferenceLogProbs(t *testing.T) {
+	for _, name := range lmCases {
+		t.Run(name, func(t *testing.T) {
+			m, err := Load(filepath.Join("testdata", "reference", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fx := loadFixture(t, name+"_expected.safetensors")
+			seqs, _ := fixtureTokens(fx)
+			lp, err := m.LogProbs(context.Background(), seqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			T := fx["tokens"].Shape[1] - 1
+			var got, want []float32
+			for i, row := range lp {
+				got = append(got, row...)
+				want = append(want, fx["logp"].Data[i*T:i*T+len(row)]...)
+			}
+			maxDiff(t, "log-probs of targets", got, want, 1e-5)
+
+			// Distributions: softmax of the reference logits at every position.
+			from := make([]int, len(seqs))
+			for i := range from {
+				from[i] = 1
+			}
+			dist, err := m.Distributions(context.Background(), seqs, from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			V := m.Config.VocabSize
+			got, want = nil, nil
+			for i, rows := range dist {
+				for tpos, p := range rows {
+					got = append(got, p...)
+					logits := fx["logits"].Data[(i*T+tpos)*V : (i*T+tpos+1)*V]
+					want = append(want, softmax(logits)...)
+				}
+			}
+			maxDiff(t, "next-token distributions", got, want, 1e-6)
+		})
 	}
-	V := m.Config.VocabSize
-	got, want = nil, nil
-	for i, rows := range dist {
-		for tpos, p := range rows {
-			got = append(got, p...)
-			logits := fx["logits"].Data[(i*T+tpos)*V : (i*T+tpos+1)*V]
-			want = append(want, softmax(logits)...)
-		}
-	}
-	maxDiff(t, "next-token distributions", got, want, 1e-6)
 }
 
 func softmax(x []float32) []float32 {
@@ -116,14 +129,11 @@ func softmax(x []float32) []float32 {
 	return out
 }
 
-// TestReferenceGradients checks the loss, logits, the gradient of every
-// parameter and the gradient with respect to the input embeddings.
-func TestReferenceGradients(t *testing.T) {
-	m, err := Load(filepath.Join("testdata", "reference", "lm"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fx := loadFixture(t, "lm_expected.safetensors")
+// referencePass runs the fixture's loss (masked mean NLL over its padded
+// tokens) and returns the loss, the logits, every weight's gradient (in
+// Specs order) and the gradient with respect to the input embeddings.
+func referencePass(t *testing.T, m *Model, fx map[string]Tensor) (loss, logits []float32, grads [][]float32, embGrad []float32) {
+	t.Helper()
 	tok := fx["tokens"]
 	B, T := tok.Shape[0], tok.Shape[1]
 	tokens := make([][]int32, B)
@@ -138,7 +148,7 @@ func TestReferenceGradients(t *testing.T) {
 	}
 	np := len(m.specs)
 	e, err := NewExec(m.backend, func(inputs []*Node) []*Node {
-		w := bindWeights(m.Config, inputs[:np])
+		w := m.bind(inputs[:np])
 		tk, mask := inputs[np], inputs[np+1]
 		in := Slice(tk, AxisRange(), AxisRange(0, T-1))
 		tgt := Slice(tk, AxisRange(), AxisRange(1, T))
@@ -157,12 +167,122 @@ func TestReferenceGradients(t *testing.T) {
 		t.Fatal(err)
 	}
 	flat := func(x *tensors.Tensor) []float32 { return tensors.MustCopyFlatData[float32](x) }
-	maxDiff(t, "loss", flat(out[0]), fx["loss"].Data, 1e-6)
-	maxDiff(t, "logits", flat(out[1]), fx["logits"].Data, 1e-5)
-	for i, p := range m.specs {
-		maxDiff(t, "grad "+p.Name, flat(out[2+i]), fx["grad."+p.Name].Data, 1e-5)
+	for _, g := range out[2 : 2+np] {
+		grads = append(grads, flat(g))
 	}
-	maxDiff(t, "grad input embeddings", flat(out[2+np]), fx["grad.embeddings"].Data, 1e-5)
+	return flat(out[0]), flat(out[1]), grads, flat(out[2+np])
+}
+
+// TestReferenceGradients checks the loss, logits, the gradient of every
+// parameter and the gradient with respect to the input embeddings.
+func TestReferenceGradients(t *testing.T) {
+	for _, name := range lmCases {
+		t.Run(name, func(t *testing.T) {
+			m, err := Load(filepath.Join("testdata", "reference", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fx := loadFixture(t, name+"_expected.safetensors")
+			loss, logits, grads, embGrad := referencePass(t, m, fx)
+			maxDiff(t, "loss", loss, fx["loss"].Data, 1e-6)
+			maxDiff(t, "logits", logits, fx["logits"].Data, 1e-5)
+			seen := 0
+			for i, p := range m.specs {
+				want, ok := fx["grad."+p.Name]
+				if !ok {
+					t.Errorf("the fixture has no gradient for %s", p.Name)
+					continue
+				}
+				seen++
+				maxDiff(t, "grad "+p.Name, grads[i], want.Data, 1e-5)
+			}
+			if n := countPrefix(fx, "grad.model.", "grad.lm_head."); n != seen {
+				t.Errorf("the fixture has %d weight gradients, the model %d weights", n, seen)
+			}
+			maxDiff(t, "grad input embeddings", embGrad, fx["grad.embeddings"].Data, 1e-5)
+		})
+	}
+}
+
+func countPrefix(fx map[string]Tensor, prefixes ...string) int {
+	n := 0
+	for k := range fx {
+		for _, p := range prefixes {
+			if strings.HasPrefix(k, p) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestReferenceRopeFrequencies compares the rotary frequencies with
+// transformers' default and llama3 computations.
+func TestReferenceRopeFrequencies(t *testing.T) {
+	for _, name := range lmCases[1:] {
+		m, err := Load(filepath.Join("testdata", "reference", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []float32
+		for _, v := range m.Config.invFreq() {
+			got = append(got, float32(v))
+		}
+		want := loadFixture(t, name+"_expected.safetensors")["rope.inv_freq"].Data
+		maxDiff(t, name+" rope frequencies", got, want, 1e-6)
+	}
+}
+
+// TestReferenceVariantsMatter shows the fixtures check the variants: without
+// Llama's o and mlp biases (what credo computed before it had them), or
+// without Llama 3's frequency scaling, the logits miss the reference by far
+// more than the tolerance.
+func TestReferenceVariantsMatter(t *testing.T) {
+	worst := func(a, b []float32) float64 {
+		d := 0.0
+		for i := range a {
+			d = math.Max(d, math.Abs(float64(a[i]-b[i])))
+		}
+		return d
+	}
+	m, err := Load(filepath.Join("testdata", "reference", "llama_bias"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := loadFixture(t, "llama_bias_expected.safetensors")
+	data := m.ParamData()
+	for i, p := range m.specs {
+		if strings.HasSuffix(p.Name, "o_proj.bias") || strings.Contains(p.Name, "mlp.") && strings.HasSuffix(p.Name, ".bias") {
+			clear(data[i])
+		}
+	}
+	if err := m.SetParamData(data); err != nil {
+		t.Fatal(err)
+	}
+	_, logits, _, _ := referencePass(t, m, fx)
+	d := worst(logits, fx["logits"].Data)
+	t.Logf("llama without o and mlp biases: max logit difference %.3f", d)
+	if d < 0.1 {
+		t.Errorf("dropping the o and mlp biases changes the logits by only %.2e", d)
+	}
+
+	m, err = Load(filepath.Join("testdata", "reference", "llama3_rope"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx = loadFixture(t, "llama3_rope_expected.safetensors")
+	plain := m.Config
+	plain.RopeScaling = nil
+	m2, err := fromData(plain, m.ParamData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, logits, _, _ = referencePass(t, m2, fx)
+	d = worst(logits, fx["logits"].Data)
+	t.Logf("llama3 rope without scaling: max logit difference %.3f", d)
+	if d < 1e-2 {
+		t.Errorf("dropping llama3 rope scaling changes the logits by only %.2e", d)
+	}
 }
 
 // TestReferenceAdamW pins the first five losses of a training run (llm.c's

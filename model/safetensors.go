@@ -27,10 +27,21 @@ type stEntry struct {
 	Offsets [2]int64 `json:"data_offsets"`
 }
 
-// Tensor is a named float32 tensor read from or written to safetensors.
+// dtypeWidth is the byte width of every safetensors dtype, so a header
+// can be checked even for tensors credo never decodes (an I64 buffer).
+var dtypeWidth = map[string]int64{
+	"F64": 8, "F32": 4, "F16": 2, "BF16": 2, "F8_E4M3": 1, "F8_E5M2": 1,
+	"I64": 8, "I32": 4, "I16": 2, "I8": 1, "U64": 8, "U32": 4, "U16": 2, "U8": 1, "BOOL": 1,
+}
+
+// Tensor is a named tensor read from or written to safetensors, held as
+// float32 whatever its storage dtype.
 type Tensor struct {
 	Shape []int
 	Data  []float32
+	// DType is the storage dtype: "F32" (or ""), "BF16" or "F16". Reading
+	// sets it from the file; writing rounds Data to it.
+	DType string
 }
 
 // ReadSafetensors reads every tensor of one file, converting F32, F16 and
@@ -55,6 +66,28 @@ func ReadSafetensors(path string) (map[string]Tensor, error) {
 }
 
 func readSafetensors(r io.ReaderAt, size int64) (map[string]Tensor, error) {
+	f, err := parseSafetensors(r, size)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Tensor{}
+	for _, name := range f.names() {
+		if out[name], err = f.read(name); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// stFile is a safetensors file whose header has been read and checked;
+// tensors are decoded on demand.
+type stFile struct {
+	r         io.ReaderAt
+	dataStart int64
+	entries   map[string]stEntry
+}
+
+func parseSafetensors(r io.ReaderAt, size int64) (*stFile, error) {
 	var lenBuf [8]byte
 	if _, err := r.ReadAt(lenBuf[:], 0); err != nil {
 		return nil, fmt.Errorf("corrupt header: file too short (%d bytes)", size)
@@ -71,14 +104,13 @@ func readSafetensors(r io.ReaderAt, size int64) (map[string]Tensor, error) {
 	if err := json.Unmarshal(hdr, &raw); err != nil {
 		return nil, fmt.Errorf("corrupt header: %w", err)
 	}
-	dataStart := 8 + int64(n)
-	dataLen := size - dataStart
+	f := &stFile{r: r, dataStart: 8 + int64(n), entries: map[string]stEntry{}}
+	dataLen := size - f.dataStart
 	type span struct {
 		name       string
 		start, end int64
 	}
 	var spans []span
-	out := map[string]Tensor{}
 	for name, msg := range raw {
 		if name == "__metadata__" {
 			continue
@@ -87,9 +119,9 @@ func readSafetensors(r io.ReaderAt, size int64) (map[string]Tensor, error) {
 		if err := json.Unmarshal(msg, &e); err != nil {
 			return nil, fmt.Errorf("corrupt header entry %q: %w", name, err)
 		}
-		width, ok := map[string]int64{"F32": 4, "F16": 2, "BF16": 2}[e.DType]
+		width, ok := dtypeWidth[e.DType]
 		if !ok {
-			return nil, fmt.Errorf("tensor %q: dtype %q is not supported (want F32, F16 or BF16)", name, e.DType)
+			return nil, fmt.Errorf("tensor %q: unknown dtype %q", name, e.DType)
 		}
 		count := int64(1)
 		for _, d := range e.Shape {
@@ -106,11 +138,7 @@ func readSafetensors(r io.ReaderAt, size int64) (map[string]Tensor, error) {
 			return nil, fmt.Errorf("tensor %q: %d bytes for shape %v of %s", name, end-start, e.Shape, e.DType)
 		}
 		spans = append(spans, span{name, start, end})
-		buf := make([]byte, end-start)
-		if _, err := r.ReadAt(buf, dataStart+start); err != nil {
-			return nil, fmt.Errorf("tensor %q: %w", name, err)
-		}
-		out[name] = Tensor{Shape: append([]int(nil), e.Shape...), Data: decode(buf, e.DType, int(count))}
+		f.entries[name] = e
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
 	for i := 1; i < len(spans); i++ {
@@ -118,7 +146,31 @@ func readSafetensors(r io.ReaderAt, size int64) (map[string]Tensor, error) {
 			return nil, fmt.Errorf("corrupt header: tensors %q and %q overlap", spans[i-1].name, spans[i].name)
 		}
 	}
-	return out, nil
+	return f, nil
+}
+
+// names lists the file's tensors in name order.
+func (f *stFile) names() []string {
+	names := make([]string, 0, len(f.entries))
+	for n := range f.entries {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// read decodes one tensor to float32.
+func (f *stFile) read(name string) (Tensor, error) {
+	e := f.entries[name]
+	if _, ok := torchNames[e.DType]; !ok {
+		return Tensor{}, fmt.Errorf("tensor %q: dtype %q is not supported (want F32, F16 or BF16)", name, e.DType)
+	}
+	buf := make([]byte, e.Offsets[1]-e.Offsets[0])
+	if _, err := f.r.ReadAt(buf, f.dataStart+e.Offsets[0]); err != nil {
+		return Tensor{}, fmt.Errorf("tensor %q: %w", name, err)
+	}
+	n := len(buf) / int(dtypeWidth[e.DType])
+	return Tensor{Shape: append([]int{}, e.Shape...), Data: decode(buf, e.DType, n), DType: e.DType}, nil
 }
 
 func decode(buf []byte, dtype string, n int) []float32 {
@@ -140,27 +192,8 @@ func decode(buf []byte, dtype string, n int) []float32 {
 	return out
 }
 
-// halfToFloat converts an IEEE 754 binary16 value.
-func halfToFloat(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := uint32(h>>10) & 0x1f
-	frac := uint32(h) & 0x3ff
-	switch {
-	case exp == 0 && frac == 0:
-		return math.Float32frombits(sign)
-	case exp == 0: // subnormal: value = frac · 2^−24
-		v := float32(frac) / (1 << 24)
-		if sign != 0 {
-			v = -v
-		}
-		return v
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0xff<<23 | frac<<13)
-	}
-	return math.Float32frombits(sign | (exp+127-15)<<23 | frac<<13)
-}
-
-// WriteSafetensors writes float32 tensors in name order, atomically.
+// WriteSafetensors writes tensors in name order, atomically, each in its
+// DType (F32 when empty): BF16 and F16 round to nearest even.
 func WriteSafetensors(path string, ts map[string]Tensor) error {
 	names := make([]string, 0, len(ts))
 	for n := range ts {
@@ -170,8 +203,15 @@ func WriteSafetensors(path string, ts map[string]Tensor) error {
 	header := map[string]any{"__metadata__": map[string]string{"format": "pt"}}
 	var off int64
 	for _, n := range names {
-		size := int64(4 * len(ts[n].Data))
-		header[n] = stEntry{DType: "F32", Shape: ts[n].Shape, Offsets: [2]int64{off, off + size}}
+		dt := ts[n].DType
+		if dt == "" {
+			dt = "F32"
+		}
+		if _, ok := torchNames[dt]; !ok {
+			return fmt.Errorf("write %s: tensor %s: dtype %q is not supported (want F32, BF16 or F16)", path, n, dt)
+		}
+		size := dtypeWidth[dt] * int64(len(ts[n].Data))
+		header[n] = stEntry{DType: dt, Shape: ts[n].Shape, Offsets: [2]int64{off, off + size}}
 		off += size
 	}
 	hdr, err := json.Marshal(header)
@@ -185,47 +225,102 @@ func WriteSafetensors(path string, ts map[string]Tensor) error {
 	binary.LittleEndian.PutUint64(buf, uint64(len(hdr)))
 	buf = append(buf, hdr...)
 	for _, n := range names {
-		for _, v := range ts[n].Data {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+		switch ts[n].DType {
+		case "BF16":
+			for _, v := range ts[n].Data {
+				buf = binary.LittleEndian.AppendUint16(buf, floatToBF16(v))
+			}
+		case "F16":
+			for _, v := range ts[n].Data {
+				buf = binary.LittleEndian.AppendUint16(buf, floatToHalf(v))
+			}
+		default:
+			for _, v := range ts[n].Data {
+				buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+			}
 		}
 	}
 	return atomicfile.Write(path, buf)
 }
 
-// readCheckpointTensors reads model.safetensors, or the shards listed in
-// model.safetensors.index.json.
-func readCheckpointTensors(dir string) (map[string]Tensor, error) {
+// checkpoint is a folder's safetensors files with their headers read:
+// model.safetensors, or the shards model.safetensors.index.json lists.
+type checkpoint struct {
+	files []*os.File
+	where map[string]*stFile // tensor name → its file
+}
+
+func openCheckpoint(dir string) (*checkpoint, error) {
+	var shards []string
 	single := filepath.Join(dir, "model.safetensors")
 	if _, err := os.Stat(single); err == nil {
-		return ReadSafetensors(single)
-	}
-	indexPath := filepath.Join(dir, "model.safetensors.index.json")
-	data, err := os.ReadFile(indexPath)
-	if err != nil {
-		return nil, fmt.Errorf("no model.safetensors or model.safetensors.index.json in %s", dir)
-	}
-	var index struct {
-		WeightMap map[string]string `json:"weight_map"`
-	}
-	if err := json.Unmarshal(data, &index); err != nil {
-		return nil, fmt.Errorf("read %s: %w", indexPath, err)
-	}
-	files := map[string]bool{}
-	for _, f := range index.WeightMap {
-		if filepath.Base(f) != f {
-			return nil, fmt.Errorf("read %s: shard name %q is not a plain file name", indexPath, f)
-		}
-		files[f] = true
-	}
-	out := map[string]Tensor{}
-	for f := range files {
-		ts, err := ReadSafetensors(filepath.Join(dir, f))
+		shards = []string{"model.safetensors"}
+	} else {
+		indexPath := filepath.Join(dir, "model.safetensors.index.json")
+		data, err := os.ReadFile(indexPath)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("no model.safetensors or model.safetensors.index.json in %s", dir)
 		}
-		for n, t := range ts {
-			out[n] = t
+		var index struct {
+			WeightMap map[string]string `json:"weight_map"`
+		}
+		if err := json.Unmarshal(data, &index); err != nil {
+			return nil, fmt.Errorf("read %s: %w", indexPath, err)
+		}
+		seen := map[string]bool{}
+		for _, f := range index.WeightMap {
+			if filepath.Base(f) != f {
+				return nil, fmt.Errorf("read %s: shard name %q is not a plain file name", indexPath, f)
+			}
+			if !seen[f] {
+				seen[f] = true
+				shards = append(shards, f)
+			}
+		}
+		sort.Strings(shards)
+	}
+	c := &checkpoint{where: map[string]*stFile{}}
+	for _, name := range shards {
+		path := filepath.Join(dir, name)
+		fh, err := os.Open(path)
+		if err != nil {
+			c.Close()
+			return nil, fmt.Errorf("read safetensors: %w", err)
+		}
+		c.files = append(c.files, fh)
+		st, err := fh.Stat()
+		if err != nil {
+			c.Close()
+			return nil, fmt.Errorf("read safetensors %s: %w", path, err)
+		}
+		f, err := parseSafetensors(fh, st.Size())
+		if err != nil {
+			c.Close()
+			return nil, fmt.Errorf("read safetensors %s: %w", path, err)
+		}
+		for n := range f.entries {
+			if _, dup := c.where[n]; dup {
+				c.Close()
+				return nil, fmt.Errorf("read safetensors %s: tensor %s is in two shards", path, n)
+			}
+			c.where[n] = f
 		}
 	}
-	return out, nil
+	return c, nil
+}
+
+// read decodes one tensor; ok is false when the folder has none of that name.
+func (c *checkpoint) read(name string) (t Tensor, ok bool, err error) {
+	f, ok := c.where[name]
+	if !ok {
+		return Tensor{}, false, nil
+	}
+	t, err = f.read(name)
+	return t, true, err
+}
+
+func (c *checkpoint) Close() {
+	for _, f := range c.files {
+		f.Close()
+	}
 }

@@ -271,7 +271,7 @@ func (t *Trainer) buildStep(inputs []*Node) []*Node {
 	params, mom, vel := inputs[:np], inputs[np:2*np], inputs[2*np:3*np]
 	lr, stepSize, bc2sqrt, tokens := inputs[3*np], inputs[3*np+1], inputs[3*np+2], inputs[3*np+3]
 	extra := inputs[3*np+4:]
-	w := bindWeights(t.m.Config, params)
+	w := t.m.bind(params)
 	var loss *Node
 	var metrics []*Node
 	if obj, ok := t.obj.(ScoreObjective); ok {

@@ -1,7 +1,10 @@
 package model
 
 import (
-	"math"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -9,9 +12,9 @@ import (
 	attn "github.com/gomlx/gomlx/ml/layers/attention"
 )
 
-// This file is the model: one decoder-only transformer of the Llama/Qwen2
-// family written directly with graph ops. Every linear layer is a 3-D
-// Einsum over PyTorch's [out, in] weights ("btd,ed->bte"): measured here,
+// This file is the model: one decoder-only transformer of the Llama
+// family (Llama, Qwen2, Qwen3) written directly with graph ops. Every
+// linear layer is a 3-D Einsum over PyTorch's [out, in] weights ("btd,ed->bte"): measured here,
 // that keeps the backward pass off the pure-Go backend's slow fused-dense
 // transposes (see DESIGN.md, "Backend facts").
 //
@@ -30,36 +33,72 @@ type weights struct {
 type layerWeights struct {
 	inNorm, postNorm *Node // [D]
 	q, k, v, o       *Node // [H*E, D], [K*E, D], [K*E, D], [D, H*E]
-	qb, kb, vb       *Node // [H*E], [K*E], [K*E] or nil
+	qb, kb, vb, ob   *Node // [H*E], [K*E], [K*E], [D] or nil
+	qNorm, kNorm     *Node // [E] or nil (Qwen3)
 	gate, up, down   *Node // [F, D], [F, D], [D, F]
+	gb, ub, db       *Node // [F], [F], [D] or nil (Llama's mlp_bias)
 }
 
-// bindWeights gives roles to parameter nodes passed in Config.Params order.
-func bindWeights(c Config, ps []*Node) *weights {
-	next := func() *Node { n := ps[0]; ps = ps[1:]; return n }
-	w := &weights{embed: next()}
-	for range c.NumHiddenLayers {
-		var l layerWeights
-		l.inNorm = next()
-		l.q = next()
-		if c.qkvBias() {
-			l.qb = next()
-		}
-		l.k = next()
-		if c.qkvBias() {
-			l.kb = next()
-		}
-		l.v = next()
-		if c.qkvBias() {
-			l.vb = next()
-		}
-		l.o, l.postNorm, l.gate, l.up, l.down = next(), next(), next(), next(), next()
-		w.layers = append(w.layers, l)
+// bindWeights gives roles to parameter nodes passed in Config.Params
+// order, by name (bindByName).
+func bindWeights(c Config, ps []*Node) *weights { return bindByName(c, c.Params(), ps) }
+
+// bindByName gives roles to parameter nodes by their Hugging Face names:
+// ps[i] is the tensor specs[i] names, in any order. A missing, misshapen
+// or unused tensor panics with its name (GoMLX turns the panic into the
+// graph builder's error): it is a bug in credo, never bad input.
+func bindByName(c Config, specs []ParamSpec, ps []*Node) *weights {
+	if len(specs) != len(ps) {
+		panic(fmt.Errorf("bind weights: %d nodes for %d parameters", len(ps), len(specs)))
 	}
-	w.norm = next()
-	w.head = w.embed
-	if c.NumLabels > 0 || !c.TieWordEmbeddings {
-		w.head = next()
+	byName := make(map[string]*Node, len(specs))
+	for i, s := range specs {
+		if got := ps[i].Shape().Dimensions; !slices.Equal(got, s.Shape) {
+			panic(fmt.Errorf("bind weights: %s has shape %v, want %v", s.Name, got, s.Shape))
+		}
+		byName[s.Name] = ps[i]
+	}
+	get := func(name string) *Node {
+		n, ok := byName[name]
+		if !ok {
+			panic(fmt.Errorf("bind weights: no parameter %s", name))
+		}
+		delete(byName, name)
+		return n
+	}
+	opt := func(name string, present bool) *Node {
+		if !present {
+			return nil
+		}
+		return get(name)
+	}
+	w := &weights{embed: get("model.embed_tokens.weight")}
+	for i := range c.NumHiddenLayers {
+		p := fmt.Sprintf("model.layers.%d.", i)
+		qkv, o, mlp := c.qkvBias(), c.oBias(), c.mlpBias()
+		w.layers = append(w.layers, layerWeights{
+			inNorm: get(p + "input_layernorm.weight"), postNorm: get(p + "post_attention_layernorm.weight"),
+			q: get(p + "self_attn.q_proj.weight"), qb: opt(p+"self_attn.q_proj.bias", qkv),
+			k: get(p + "self_attn.k_proj.weight"), kb: opt(p+"self_attn.k_proj.bias", qkv),
+			v: get(p + "self_attn.v_proj.weight"), vb: opt(p+"self_attn.v_proj.bias", qkv),
+			o: get(p + "self_attn.o_proj.weight"), ob: opt(p+"self_attn.o_proj.bias", o),
+			qNorm: opt(p+"self_attn.q_norm.weight", c.qkNorm()), kNorm: opt(p+"self_attn.k_norm.weight", c.qkNorm()),
+			gate: get(p + "mlp.gate_proj.weight"), gb: opt(p+"mlp.gate_proj.bias", mlp),
+			up: get(p + "mlp.up_proj.weight"), ub: opt(p+"mlp.up_proj.bias", mlp),
+			down: get(p + "mlp.down_proj.weight"), db: opt(p+"mlp.down_proj.bias", mlp),
+		})
+	}
+	w.norm = get("model.norm.weight")
+	switch {
+	case c.NumLabels > 0:
+		w.head = get("score.weight")
+	case c.TieWordEmbeddings:
+		w.head = w.embed
+	default:
+		w.head = get("lm_head.weight")
+	}
+	if len(byName) > 0 {
+		panic(fmt.Errorf("bind weights: %s not used by the graph", strings.Join(slices.Sorted(maps.Keys(byName)), ", ")))
 	}
 	return w
 }
@@ -98,20 +137,22 @@ func lift(v *Node, rank int) *Node {
 	return Reshape(v, dims...)
 }
 
-// rmsNorm is x / √(mean(x²) + ε) · g, over the last axis. Written with Div
-// and Sqrt because Rsqrt has no gradient in this GoMLX version.
+// rmsNorm is x / √(mean(x²) + ε) · g, over the last axis (the hidden
+// size, or the head dim for Qwen3's q_norm/k_norm). Written with Div and
+// Sqrt because Rsqrt has no gradient in this GoMLX version.
 func rmsNorm(x, g *Node, eps float64) *Node {
-	ms := ReduceAndKeep(Square(x), ReduceMean, -1)                  // [B, T, 1]
-	return Mul(Div(x, Sqrt(AddScalar(ms, eps))), lift(g, x.Rank())) // [B, T, D]
+	ms := ReduceAndKeep(Square(x), ReduceMean, -1)                  // [..., 1]
+	return Mul(Div(x, Sqrt(AddScalar(ms, eps))), lift(g, x.Rank())) // [..., D]
 }
 
 // rope returns the rotary cos and sin tables for positions [B, T]:
-// angle[b,t,i] = pos[b,t] · θ^(−2i/E), i < E/2 (HF's rotate-half layout).
+// angle[b,t,i] = pos[b,t] · ω_i, i < E/2 (HF's rotate-half layout), with
+// the frequencies ω of Config.invFreq.
 func rope(c Config, positions *Node) (cos, sin *Node) {
-	half := c.headDim() / 2
-	inv := make([]float32, half)
-	for i := range inv {
-		inv[i] = float32(1 / math.Pow(c.RopeTheta, float64(2*i)/float64(c.headDim())))
+	inv64 := c.invFreq()
+	inv := make([]float32, len(inv64))
+	for i, v := range inv64 {
+		inv[i] = float32(v)
 	}
 	pos := ConvertDType(positions, dtypes.Float32)                          // [B, T]
 	ang := Mul(ExpandAxes(pos, -1), lift(Const(positions.Graph(), inv), 3)) // [B, T, E/2]
@@ -167,24 +208,28 @@ func block(c Config, l layerWeights, h *Node, in attnInputs, cache *kvCache) (*N
 	B, T := dims[0], dims[1]
 	E, H, K := c.headDim(), c.NumAttentionHeads, c.NumKeyValueHeads
 
-	x := rmsNorm(h, l.inNorm, c.RMSNormEps)                                   // [B, T, D]
-	q := applyRope(Reshape(linear(x, l.q, l.qb), B, T, H, E), in.cos, in.sin) // [B, T, H, E]
-	k := applyRope(Reshape(linear(x, l.k, l.kb), B, T, K, E), in.cos, in.sin) // [B, T, K, E]
-	v := Reshape(linear(x, l.v, l.vb), B, T, K, E)                            // [B, T, K, E]
-	k = TransposeAllDims(k, 0, 2, 1, 3)                                       // [B, K, T, E]
-	v = TransposeAllDims(v, 0, 2, 1, 3)                                       // [B, K, T, E]
+	x := rmsNorm(h, l.inNorm, c.RMSNormEps)        // [B, T, D]
+	q := Reshape(linear(x, l.q, l.qb), B, T, H, E) // [B, T, H, E]
+	k := Reshape(linear(x, l.k, l.kb), B, T, K, E) // [B, T, K, E]
+	v := Reshape(linear(x, l.v, l.vb), B, T, K, E) // [B, T, K, E]
+	if l.qNorm != nil {                            // Qwen3: per-head RMSNorm before RoPE
+		q, k = rmsNorm(q, l.qNorm, c.RMSNormEps), rmsNorm(k, l.kNorm, c.RMSNormEps)
+	}
+	q, k = applyRope(q, in.cos, in.sin), applyRope(k, in.cos, in.sin)
+	k = TransposeAllDims(k, 0, 2, 1, 3) // [B, K, T, E]
+	v = TransposeAllDims(v, 0, 2, 1, 3) // [B, K, T, E]
 	if cache != nil {
 		zero := ScalarZero(h.Graph(), dtypes.Int32)
 		idx := []*Node{zero, zero, cache.at, zero}
 		cache = &kvCache{k: DynamicUpdateSlice(cache.k, k, idx), v: DynamicUpdateSlice(cache.v, v, idx), at: cache.at}
 		k, v = cache.k, cache.v // [B, K, S, E]
 	}
-	h = Add(h, linear(attention(q, k, v, in.mask), l.o, nil)) // [B, T, D]
+	h = Add(h, linear(attention(q, k, v, in.mask), l.o, l.ob)) // [B, T, D]
 
 	x = rmsNorm(h, l.postNorm, c.RMSNormEps)
-	gate := linear(x, l.gate, nil)                            // [B, T, F]
-	ff := Mul(Mul(gate, Sigmoid(gate)), linear(x, l.up, nil)) // SwiGLU: silu(gate) · up
-	return Add(h, linear(ff, l.down, nil)), cache             // [B, T, D]
+	gate := linear(x, l.gate, l.gb)                            // [B, T, F]
+	ff := Mul(Mul(gate, Sigmoid(gate)), linear(x, l.up, l.ub)) // SwiGLU: silu(gate) · up
+	return Add(h, linear(ff, l.down, l.db)), cache             // [B, T, D]
 }
 
 // forward runs the layers over input embeddings x [B, T, D] and returns

@@ -9,7 +9,6 @@ import (
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/task"
-	"github.com/credo-rl/credo/task/arith"
 )
 
 // Labeled is a response with its exact step labels, for training or
@@ -18,48 +17,64 @@ type Labeled struct {
 	Prompt   string      `json:"prompt"`
 	Response string      `json:"response"`
 	Steps    []task.Step `json:"steps"`
-	// Kind says where it came from: a corruption's name ("clean",
-	// "wrong-result", "wrong-operand", "skipped-step") or "policy".
+	// Kind says where it came from: a corruption's name (the task's
+	// Corruptions: "clean", "wrong-result", … for arith) or "policy".
 	Kind string `json:"kind"`
 }
 
 // KindPolicy marks responses sampled from a policy.
 const KindPolicy = "policy"
 
-// heldOutStream separates the held-out corruptions' random stream.
-const heldOutStream = 0x686f6c64 // "hold"
+// The random streams of the synthetic data.
+const (
+	heldOutStream = 0x686f6c64   // "hold"
+	trainStream   = 0x747261696e // "train"
+)
 
-// Synthetic returns n labelled solutions of a task that can corrupt its
-// own solutions (arith): on task.Train, Task.PRMExamples(n, seed) (clean,
-// wrong result, wrong operand and skipped step in equal shares, at
-// random); on task.Test, the first n test prompts, prompt i corrupted by
-// kind i mod 4, so the held-out set is balanced and never meets a training
-// problem. A test prompt that cannot be corrupted so is left out.
+// Synthetic returns n labelled solutions of a task that can corrupt its own
+// solutions (task.StepCorrupter; arith can), labelled by the task's steps:
+// on task.Train, training prompts at seeded random indices (so they are
+// not the prompts an RL run takes first), each broken by a corruption
+// drawn at random, every kind (clean included) in equal shares on
+// average; on task.Test, the first n test prompts, prompt i broken by
+// kind i mod the number of kinds, so the held-out set is balanced and
+// never meets a training problem. A prompt the task cannot break so is
+// left out.
 func Synthetic(t task.Task, split task.Split, n int, seed uint64) ([]Labeled, error) {
-	at, ok := t.(*arith.Task)
+	c, ok := t.(task.StepCorrupter)
 	if !ok {
-		return nil, fmt.Errorf("task %s cannot corrupt its solutions (only arith can): train on policy samples instead", t.Name())
+		return nil, fmt.Errorf("task %s cannot corrupt its solutions (it is no task.StepCorrupter): train on policy samples instead", t.Name())
+	}
+	kinds := c.Corruptions()
+	if len(kinds) == 0 {
+		return nil, fmt.Errorf("task %s names no corruptions", t.Name())
+	}
+	label := func(p task.Prompt, kind int, rng *rand.Rand) (Labeled, bool) {
+		resp, ok := c.Corrupt(rng, p, kind)
+		if !ok {
+			return Labeled{}, false
+		}
+		return Labeled{Prompt: p.Text, Response: resp, Steps: c.Steps(p, resp), Kind: kinds[kind]}, true
 	}
 	var out []Labeled
 	if split != task.Test {
-		for _, ex := range at.PRMExamples(n, seed) {
-			out = append(out, Labeled{Prompt: ex.Prompt.Text, Response: ex.Response, Steps: ex.Steps, Kind: ex.Corruption.String()})
+		rng := rand.New(rand.NewPCG(seed, trainStream))
+		for try := 0; len(out) < n && try < 4*n+100; try++ {
+			p := t.Prompt(task.Train, rng.IntN(1<<30))
+			if ex, ok := label(p, rng.IntN(len(kinds)), rng); ok {
+				out = append(out, ex)
+			}
+		}
+		if len(out) == 0 && n > 0 {
+			return nil, fmt.Errorf("task %s broke none of its training solutions", t.Name())
 		}
 		return out, nil
 	}
 	rng := rand.New(rand.NewPCG(seed, heldOutStream))
 	for i := range n {
-		p := t.Prompt(task.Test, i)
-		ref, ok := p.Ref.(arith.Ref)
-		if !ok || len(ref.Solution) == 0 {
-			continue
+		if ex, ok := label(t.Prompt(task.Test, i), i%len(kinds), rng); ok {
+			out = append(out, ex)
 		}
-		kind := arith.Corruption(i % 4)
-		resp, _, err := arith.Corrupt(rng, ref, kind)
-		if err != nil {
-			continue
-		}
-		out = append(out, Labeled{Prompt: p.Text, Response: resp, Steps: at.Steps(p, resp), Kind: kind.String()})
 	}
 	return out, nil
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/task"
-	"github.com/credo-rl/credo/task/arith"
 	"github.com/credo-rl/credo/tokenizer"
 )
 
@@ -30,11 +29,19 @@ func ModelConfig(size string, vocab int) (model.Config, error) {
 
 // newPRM is the PRM training starts from: fresh weights of c.Size with the
 // byte-level tokenizer, or c.Init's language model and tokenizer. Its steps
-// are the task's.
+// are the task's: its registered step labeler, or the default separator
+// for a task without one. A task that labels steps but has not registered
+// its labeler is an error: the PRM could not split responses as it was
+// trained when it is loaded.
 func newPRM(c TrainConfig, t task.Task) (*PRM, error) {
-	info := Info{Task: t.Name(), Separator: DefaultSeparator}
-	if _, ok := t.(*arith.Task); ok {
-		info.Separator = arith.Separator
+	info := Info{Task: t.Name()}
+	_, labels := t.(task.StepLabeler)
+	_, registered := task.StepsOf(t.Name())
+	switch {
+	case labels && !registered:
+		return nil, fmt.Errorf("prm train: task %s labels steps but registers no step labeler (task.RegisterSteps), so a loaded PRM could not split responses as it was trained", t.Name())
+	case !registered:
+		info.Separator = DefaultSeparator
 	}
 	if c.Init != "" {
 		pol, err := policy.Load(c.Init)

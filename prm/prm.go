@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/credo-rl/credo/credit"
@@ -94,25 +95,27 @@ const DefaultSeparator = "\n\n"
 // Info is what InfoFile records about a PRM besides its model and
 // tokenizer: how responses are split into steps.
 type Info struct {
-	// Task names a registered task whose step labeler splits responses
-	// (its step ranges are what the PRM was trained on).
+	// Task names a registered task whose step labeler (task.StepsOf)
+	// splits responses: its step ranges are what the PRM was trained on.
 	Task string `json:"task,omitempty"`
-	// Separator splits responses when Task is empty or has no labeler.
+	// Separator splits responses when Task is empty or labels no steps
+	// (empty: DefaultSeparator).
 	Separator string `json:"separator"`
 }
 
 // InfoFile is the PRM folder's description file.
 const InfoFile = "prm.json"
 
-// Splitter returns the step splitter Info describes.
+// Splitter returns the step splitter Info describes: the task's
+// registered step labeler, found by name without building the task, else
+// the separator. An unknown task is an error.
 func (in Info) Splitter() (Splitter, error) {
 	if in.Task != "" {
-		t, err := task.New(in.Task, task.Config{})
-		if err != nil {
-			return nil, fmt.Errorf("prm step splitter: %w", err)
-		}
-		if l, ok := t.(task.StepLabeler); ok {
+		if l, ok := task.StepsOf(in.Task); ok {
 			return LabelerSplitter(l), nil
+		}
+		if !slices.Contains(task.Names(), in.Task) {
+			return nil, fmt.Errorf("prm step splitter: unknown task %q (known: %s)", in.Task, strings.Join(task.Names(), ", "))
 		}
 	}
 	sep := in.Separator

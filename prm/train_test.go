@@ -57,7 +57,9 @@ func TestTrainWritesFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.Info != (Info{Task: "arith", Separator: "\n"}) {
+	// arith registers its step labeler: the PRM splits with it, found by
+	// name, and needs no separator.
+	if q.Info != (Info{Task: "arith"}) {
 		t.Errorf("info %+v", q.Info)
 	}
 	again, _, err := Train(ctx, quickTrain(), "", &bytes.Buffer{})

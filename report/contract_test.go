@@ -46,7 +46,7 @@ func TestRunRecordsRoundTrip(t *testing.T) {
 		Step: 1, Index: 9, Prompt: "p", Response: "ab c", Tokens: []string{"ab", " c", ""},
 		Offsets: [][2]int{{0, 2}, {2, 4}, {4, 4}}, Advantages: []float64{0.5, -1, 0}, Advantage: 0.25,
 		Relevance: map[string][]float64{"call": {0, 1, 0.5}},
-		Verdicts:  []run.Verdict{{Reward: "call", Score: 0.5, Info: "ref", Spans: []reward.Span{{Start: 1, End: 3, Strength: 2}}, Reason: "why", Skip: true}},
+		Verdicts:  []run.Verdict{{Reward: "call", Score: 0.5, Info: "ref", Spans: []reward.Span{{Start: 1, End: 3, Strength: 2, Effect: reward.Lowered}}, Reason: "why", Skip: true}},
 	}
 	requireAllSet(t, reflect.ValueOf(sample), "run.Sample")
 	dir := t.TempDir()

@@ -5,5 +5,5 @@
 //
 // A verdict's spans are byte ranges of the response text. Credit assignment
 // needs them on tokens: TokenStrengths maps them through a tokenizer's byte
-// offsets.
+// offsets, and TokenEffects adds each token's Effect (a judge's "+" or "−").
 package reward

@@ -31,10 +31,13 @@ type Verdict struct {
 	Skip bool
 }
 
-// Span is a byte range [Start, End) of a response with a strength (0 means 1).
+// Span is a byte range [Start, End) of a response with a strength (0
+// means 1) and, where the verifier knows it, the part's effect on the
+// score (see Effect).
 type Span struct {
 	Start, End int
 	Strength   float64
+	Effect     Effect `json:",omitempty"`
 }
 
 // Weight is the span's strength, with the default of 1 for an unset strength.

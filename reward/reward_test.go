@@ -37,6 +37,34 @@ func TestTokenStrengths(t *testing.T) {
 	}
 }
 
+func TestTokenEffects(t *testing.T) {
+	offsets := [][2]int{{0, 2}, {2, 4}, {4, 6}, {6, 8}}
+	for _, tc := range []struct {
+		name     string
+		spans    []Span
+		strength []float64
+		effect   []Effect
+	}{
+		{"none", nil, []float64{0, 0, 0, 0}, []Effect{0, 0, 0, 0}},
+		{"effects kept", []Span{{Start: 0, End: 2, Effect: Lowered}, {Start: 4, End: 6, Effect: Raised}},
+			[]float64{1, 0, 1, 0}, []Effect{Lowered, Neutral, Raised, Neutral}},
+		{"the stronger span's effect", []Span{{Start: 0, End: 8, Strength: 2, Effect: Raised}, {Start: 2, End: 4, Effect: Lowered}},
+			[]float64{2, 2, 2, 2}, []Effect{Raised, Raised, Raised, Raised}},
+		{"a tie goes to the lower effect", []Span{{Start: 0, End: 4, Effect: Raised}, {Start: 2, End: 6, Effect: Lowered}, {Start: 4, End: 8}},
+			[]float64{1, 1, 1, 1}, []Effect{Raised, Lowered, Lowered, Neutral}},
+		{"out-of-range effects clamp", []Span{{Start: 0, End: 2, Effect: -5}, {Start: 2, End: 4, Effect: 7}},
+			[]float64{1, 1, 0, 0}, []Effect{Lowered, Raised, Neutral, Neutral}},
+	} {
+		s, e := TokenEffects(tc.spans, offsets)
+		if !slices.Equal(s, tc.strength) || !slices.Equal(e, tc.effect) {
+			t.Errorf("%s: strengths %v effects %v, want %v %v", tc.name, s, e, tc.strength, tc.effect)
+		}
+		if got := TokenStrengths(tc.spans, offsets); !slices.Equal(got, s) {
+			t.Errorf("%s: TokenStrengths %v, TokenEffects %v", tc.name, got, s)
+		}
+	}
+}
+
 type constVerifier struct{ name string }
 
 func (v constVerifier) Name() string { return v.name }

@@ -1,24 +1,57 @@
 package reward
 
+// Effect says what a span of a response did to its verdict's score.
+// Neutral (the zero value) says only that the score depends on the part,
+// as a rule-based verifier's checked part does: its credit follows the
+// reward's advantage. Raised and Lowered are an LLM judge's "+" and "−"
+// quotes: credit gives the part the sign of its effect whatever the
+// response's advantage, good parts positive and bad parts negative, as the
+// token-heatmap method does (credit's span source, ALGORITHMS.md §2).
+type Effect int
+
+const (
+	Lowered Effect = -1 // the part lowered the score (a judge's "−" quote)
+	Neutral Effect = 0  // the score depends on the part
+	Raised  Effect = 1  // the part raised the score (a judge's "+" quote)
+)
+
 // TokenStrengths maps byte spans onto tokens. offsets[t] is token t's byte
 // range [start, end) in the response. A token gets the largest strength of
 // the spans that overlap it (a span that cuts a token includes it); tokens
 // outside every span get 0. Empty tokens (start == end) take a span that
 // contains their position.
 func TokenStrengths(spans []Span, offsets [][2]int) []float64 {
-	out := make([]float64, len(offsets))
+	out, _ := TokenEffects(spans, offsets)
+	return out
+}
+
+// TokenEffects is TokenStrengths with each token's effect: that of the
+// strongest span over the token (the one whose strength TokenStrengths
+// gives it), and on a tie the lowest (a part one quote blames and
+// another praises is not praised). Tokens outside every span are Neutral.
+// Overlapping spans take the largest strength rather than a sum: a token
+// quoted twice is not twice as relevant (a choice of credo's; the method's
+// description leaves it open).
+func TokenEffects(spans []Span, offsets [][2]int) ([]float64, []Effect) {
+	strength := make([]float64, len(offsets))
+	effect := make([]Effect, len(offsets))
 	for _, s := range spans {
 		if s.End < s.Start {
 			continue
 		}
-		w := s.Weight()
+		w, e := s.Weight(), max(Lowered, min(Raised, s.Effect))
 		for t, o := range offsets {
-			if overlaps(s, o) && w > out[t] {
-				out[t] = w
+			if !overlaps(s, o) || w < strength[t] {
+				continue
+			}
+			if w > strength[t] {
+				strength[t], effect[t] = w, e
+			} else if w > 0 { // a tie between spans
+				effect[t] = min(effect[t], e)
 			}
 		}
 	}
-	return out
+	return strength, effect
 }
 
 func overlaps(s Span, o [2]int) bool {

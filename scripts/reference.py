@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """Writes the PyTorch reference fixtures the model tests compare against.
 
-A minimal Llama/Qwen2 decoder written from the Hugging Face definitions
-(RMSNorm, rotate-half RoPE, grouped-query attention, SwiGLU, optional q/k/v
-bias), run in float32 on fixed tiny weights. Run once with Debian's
-python3-torch (1.13) and commit the output:
+A minimal Llama/Qwen2/Qwen3 decoder written from the Hugging Face
+definitions (RMSNorm, rotate-half RoPE with Llama 3's frequency scaling,
+grouped-query attention, SwiGLU, Qwen2's q/k/v bias, Llama's attention_bias
+and mlp_bias, Qwen3's per-head q/k RMSNorm and explicit head_dim), run in
+float32 on fixed tiny weights. Run once with Debian's python3-torch (1.13)
+and commit the output:
 
     /usr/bin/python3 scripts/reference.py model/testdata/reference
 
@@ -35,24 +37,40 @@ def config(vocab=48, labels=0, tied=False, model_type="qwen2"):
     return c
 
 
+def head_dim(c):
+    return c.get("head_dim") or c["hidden_size"] // c["num_attention_heads"]
+
+
+def biases(c):
+    """(q/k/v, o, mlp) biases as HF's modeling files decide them."""
+    t, ab = c["model_type"], c.get("attention_bias", False)
+    return (ab or t == "qwen2", ab and t != "qwen2", c.get("mlp_bias", False) and t == "llama")
+
+
 def param_specs(c):
     D, Fw, V = c["hidden_size"], c["intermediate_size"], c["vocab_size"]
-    hd = D // c["num_attention_heads"]
+    hd = head_dim(c)
     q, kv = c["num_attention_heads"] * hd, c["num_key_value_heads"] * hd
-    bias = c["model_type"] == "qwen2"
+    qkv_bias, o_bias, mlp_bias = biases(c)
     specs = [("model.embed_tokens.weight", (V, D))]
+
+    def linear(name, out, inp, bias):
+        specs.append((name + ".weight", (out, inp)))
+        if bias:
+            specs.append((name + ".bias", (out,)))
+
     for l in range(c["num_hidden_layers"]):
         p = f"model.layers.{l}."
         specs.append((p + "input_layernorm.weight", (D,)))
         for name, out in (("q", q), ("k", kv), ("v", kv)):
-            specs.append((p + f"self_attn.{name}_proj.weight", (out, D)))
-            if bias:
-                specs.append((p + f"self_attn.{name}_proj.bias", (out,)))
-        specs += [(p + "self_attn.o_proj.weight", (D, q)),
-                  (p + "post_attention_layernorm.weight", (D,)),
-                  (p + "mlp.gate_proj.weight", (Fw, D)),
-                  (p + "mlp.up_proj.weight", (Fw, D)),
-                  (p + "mlp.down_proj.weight", (D, Fw))]
+            linear(p + f"self_attn.{name}_proj", out, D, qkv_bias)
+        linear(p + "self_attn.o_proj", D, q, o_bias)
+        if c["model_type"] == "qwen3":
+            specs += [(p + "self_attn.q_norm.weight", (hd,)), (p + "self_attn.k_norm.weight", (hd,))]
+        specs.append((p + "post_attention_layernorm.weight", (D,)))
+        linear(p + "mlp.gate_proj", Fw, D, mlp_bias)
+        linear(p + "mlp.up_proj", Fw, D, mlp_bias)
+        linear(p + "mlp.down_proj", D, Fw, mlp_bias)
     specs.append(("model.norm.weight", (D,)))
     if c.get("num_labels"):
         specs.append(("score.weight", (c["num_labels"], D)))
@@ -84,25 +102,51 @@ def rotate_half(x):
     return torch.cat((-x[..., h:], x[..., :h]), dim=-1)
 
 
+def inv_freq(c):
+    """RoPE frequencies, as transformers' ROPE_INIT_FUNCTIONS compute them
+    (default, and _compute_llama3_parameters for rope_type llama3)."""
+    hd = head_dim(c)
+    inv = 1.0 / (c["rope_theta"] ** (torch.arange(0, hd, 2).float() / hd))
+    rs = c.get("rope_scaling")
+    if not rs or rs.get("rope_type", rs.get("type")) == "default":
+        return inv
+    assert rs["rope_type"] == "llama3"
+    factor, low, high = rs["factor"], rs["low_freq_factor"], rs["high_freq_factor"]
+    old_len = rs["original_max_position_embeddings"]
+    low_freq_wavelen = old_len / low
+    high_freq_wavelen = old_len / high
+    wavelen = 2 * math.pi / inv
+    inv_llama = torch.where(wavelen > low_freq_wavelen, inv / factor, inv)
+    smooth = (old_len / wavelen - low) / (high - low)
+    smoothed = (1 - smooth) * inv_llama / factor + smooth * inv_llama
+    is_medium = ~(wavelen < high_freq_wavelen) * ~(wavelen > low_freq_wavelen)
+    return torch.where(is_medium, smoothed, inv_llama)
+
+
 def forward_hidden(c, ps, x):
     """x: input embeddings [B, T, D] -> final normed hidden [B, T, D]."""
     B, T, D = x.shape
     H, K = c["num_attention_heads"], c["num_key_value_heads"]
-    hd = D // H
-    inv = 1.0 / (c["rope_theta"] ** (torch.arange(0, hd, 2).float() / hd))
-    freqs = torch.outer(torch.arange(T).float(), inv)
+    hd = head_dim(c)
+    freqs = torch.outer(torch.arange(T).float(), inv_freq(c))
     emb = torch.cat((freqs, freqs), dim=-1)
     cos, sin = emb.cos()[None, None], emb.sin()[None, None]  # [1, 1, T, hd]
     mask = torch.full((T, T), float("-inf")).triu(1)
-    bias = c["model_type"] == "qwen2"
+    qkv_bias, o_bias, mlp_bias = biases(c)
+    eps = c["rms_norm_eps"]
+
+    def lin(x, name, bias):
+        return F.linear(x, ps[name + ".weight"], ps[name + ".bias"] if bias else None)
+
     for l in range(c["num_hidden_layers"]):
         p = f"model.layers.{l}."
-        h = rms_norm(x, ps[p + "input_layernorm.weight"], c["rms_norm_eps"])
+        h = rms_norm(x, ps[p + "input_layernorm.weight"], eps)
 
         def proj(name, n):
-            w = ps[p + f"self_attn.{name}_proj.weight"]
-            b = ps[p + f"self_attn.{name}_proj.bias"] if bias else None
-            return F.linear(h, w, b).view(B, T, n, hd).transpose(1, 2)
+            y = lin(h, p + f"self_attn.{name}_proj", qkv_bias).view(B, T, n, hd)
+            if c["model_type"] == "qwen3" and name in "qk":  # per-head RMSNorm before RoPE
+                y = rms_norm(y, ps[p + f"self_attn.{name}_norm.weight"], eps)
+            return y.transpose(1, 2)
 
         q, k, v = proj("q", H), proj("k", K), proj("v", K)
         q = q * cos + rotate_half(q) * sin
@@ -112,12 +156,12 @@ def forward_hidden(c, ps, x):
         att = q @ k.transpose(-1, -2) / math.sqrt(hd) + mask
         att = att.softmax(-1)
         o = (att @ v).transpose(1, 2).reshape(B, T, H * hd)
-        x = x + F.linear(o, ps[p + "self_attn.o_proj.weight"])
-        h = rms_norm(x, ps[p + "post_attention_layernorm.weight"], c["rms_norm_eps"])
-        g = F.linear(h, ps[p + "mlp.gate_proj.weight"])
-        u = F.linear(h, ps[p + "mlp.up_proj.weight"])
-        x = x + F.linear(F.silu(g) * u, ps[p + "mlp.down_proj.weight"])
-    return rms_norm(x, ps["model.norm.weight"], c["rms_norm_eps"])
+        x = x + lin(o, p + "self_attn.o_proj", o_bias)
+        h = rms_norm(x, ps[p + "post_attention_layernorm.weight"], eps)
+        g = lin(h, p + "mlp.gate_proj", mlp_bias)
+        u = lin(h, p + "mlp.up_proj", mlp_bias)
+        x = x + lin(F.silu(g) * u, p + "mlp.down_proj", mlp_bias)
+    return rms_norm(x, ps["model.norm.weight"], eps)
 
 
 def head(c, ps):
@@ -182,13 +226,13 @@ def adamw_steps(c, ps, tokens, mask, steps=5, lr=1e-2):
     return losses, norms
 
 
-def main(out):
-    os.makedirs(out, exist_ok=True)
-    # Language model: three sequences of different lengths, right-padded with 0.
-    c = config()
+def lm_case(out, name, c, lengths, adamw=False):
+    """Saves a language model and the fixture <name>_expected.safetensors:
+    right-padded token sequences, logits, target log-probs, the masked mean
+    NLL, its gradients (every weight and the input embeddings), the RoPE
+    frequencies, and with adamw the first five AdamW losses."""
     ps = init(c)
-    save_model(os.path.join(out, "lm"), c, ps)
-    lengths = [9, 6, 4]
+    save_model(os.path.join(out, name), c, ps)
     T = max(lengths)
     tokens = torch.randint(1, c["vocab_size"], (len(lengths), T))
     mask = torch.zeros(len(lengths), T - 1)
@@ -202,10 +246,54 @@ def main(out):
           "lengths": torch.tensor(lengths).float()}
     for n, p in ps.items():
         fx["grad." + n] = p.grad
-    losses, norms = adamw_steps(c, {n: p.detach().clone().requires_grad_(True) for n, p in ps.items()}, tokens, mask)
-    fx["adamw.losses"] = torch.tensor(losses)
-    fx["adamw.grad_norms"] = torch.tensor(norms)
-    write_safetensors(os.path.join(out, "lm_expected.safetensors"), fx)
+    if adamw:
+        losses, norms = adamw_steps(c, {n: p.detach().clone().requires_grad_(True) for n, p in ps.items()}, tokens, mask)
+        fx["adamw.losses"] = torch.tensor(losses)
+        fx["adamw.grad_norms"] = torch.tensor(norms)
+    else:
+        fx["rope.inv_freq"] = inv_freq(c)
+    write_safetensors(os.path.join(out, name + "_expected.safetensors"), fx)
+    print("wrote", name, "loss", loss.item())
+
+
+def qwen3_config():
+    """A tiny Qwen3 with the keys transformers 4.5x writes for Qwen3 (and
+    layer_types, which newer versions add): tied embeddings, head_dim 16
+    while hidden/heads is 8, grouped-query attention, no biases."""
+    c = config(model_type="qwen3", tied=True)
+    c.update({
+        "architectures": ["Qwen3ForCausalLM"], "head_dim": 16, "attention_bias": False,
+        "attention_dropout": 0.0, "bos_token_id": 1, "eos_token_id": 2,
+        "initializer_range": 0.02, "max_window_layers": 2, "rope_scaling": None,
+        "sliding_window": None, "torch_dtype": "float32", "transformers_version": "4.51.0",
+        "use_cache": True, "use_sliding_window": False,
+        "layer_types": ["full_attention"] * c["num_hidden_layers"],
+    })
+    return c
+
+
+def llama_bias_config():
+    """Llama with attention_bias (q, k, v and o) and mlp_bias (gate, up, down)."""
+    c = config(model_type="llama")
+    c.update({"architectures": ["LlamaForCausalLM"], "attention_bias": True, "mlp_bias": True})
+    return c
+
+
+def llama3_rope_config():
+    """Llama 3.1's rope_scaling with original_max_position_embeddings 64, so
+    head_dim 8's four wavelengths (6.3, 63, 628, 6283) fall in all three
+    regimes: kept (< 16), interpolated (16..64), divided by factor (> 64)."""
+    c = config(model_type="llama", tied=True)
+    c.update({"architectures": ["LlamaForCausalLM"], "max_position_embeddings": 256,
+              "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                               "original_max_position_embeddings": 64, "rope_type": "llama3"}})
+    return c
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    # Language model: three sequences of different lengths, right-padded with 0.
+    lm_case(out, "lm", config(), [9, 6, 4], adamw=True)
 
     # Scoring head (process reward model): S = sum(sel * score), dS/d(embeddings).
     cs = config(labels=1, model_type="llama")
@@ -220,7 +308,35 @@ def main(out):
     S.backward()
     write_safetensors(os.path.join(out, "prm_expected.safetensors"),
                       {"tokens": stoks.float(), "sel": sel, "score": score, "embeddings": xe, "grad": xe.grad})
-    print("wrote fixtures to", out, "loss", loss.item(), "adamw", losses)
+
+    # Architecture variants (added after the two above, so their random
+    # draws, and fixtures, are unchanged).
+    lm_case(out, "qwen3", qwen3_config(), [9, 6, 4])
+    lm_case(out, "llama_bias", llama_bias_config(), [9, 6, 4])
+    lm_case(out, "llama3_rope", llama3_rope_config(), [48, 30, 12])
+    dtype_case(out)
+    print("wrote fixtures to", out)
+
+
+def dtype_case(out):
+    """float32 values and their bfloat16/float16 roundings by PyTorch's
+    .to(): random values across scales, exact ties (both parities),
+    float16's overflow edge and subnormals, signed zeros, infinities, NaN.
+    The 16-bit patterns are stored as float32 integers."""
+    x = torch.cat([
+        torch.randn(2000) * torch.logspace(-30, 30, 2000, base=2.0),
+        torch.tensor([0.0, -0.0, float("inf"), float("-inf"), float("nan"),
+                      65504.0, 65519.0, 65520.0, 65536.0, 1e9, -1e9,
+                      2.0 ** -24, 2.0 ** -25, 1.5 * 2.0 ** -25, 3 * 2.0 ** -25, 2.0 ** -26, 2.0 ** -14, 1e-40, -1e-45]),
+    ])
+    # Exact ties: bfloat16 drops 16 bits, float16 (normal range) 13.
+    ties = torch.randint(0, 1 << 15, (200,), dtype=torch.int32) << 16 | 0x8000
+    ties16 = (torch.randint(0, 30, (200,), dtype=torch.int32) + 100) << 23 | torch.randint(0, 1 << 10, (200,), dtype=torch.int32) << 13 | 0x1000
+    x = torch.cat([x, ties.view(torch.float32), ties16.view(torch.float32)])
+    fx = {"x": x,
+          "bf16": (x.to(torch.bfloat16).view(torch.int16).int() & 0xFFFF).float(),
+          "f16": (x.to(torch.float16).view(torch.int16).int() & 0xFFFF).float()}
+    write_safetensors(os.path.join(out, "dtype_expected.safetensors"), fx)
 
 
 if __name__ == "__main__":

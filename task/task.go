@@ -2,6 +2,7 @@ package task
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"sync"
@@ -81,9 +82,28 @@ type Step struct {
 }
 
 // StepLabeler is an optional capability of tasks whose responses split into
-// steps with exact labels (arith). Find it by type assertion.
+// steps with exact labels (arith). Find it by type assertion. A task that
+// has it also registers it by name (RegisterSteps), so that a process
+// reward model can split responses without building the task.
 type StepLabeler interface {
 	Steps(p Prompt, response string) []Step
+}
+
+// StepCorrupter is an optional capability of tasks whose prompts carry a
+// reference solution in steps that can be broken on purpose: the exact
+// labelled data a process reward model trains on (prm.Synthetic). Any task
+// with it can train a PRM; arith has it. Find it by type assertion.
+type StepCorrupter interface {
+	StepLabeler
+	// Corruptions names the ways Corrupt can break a solution. Kind 0 is
+	// the solution left intact, "clean".
+	Corruptions() []string
+	// Corrupt writes p's reference solution broken the kind-th way (an
+	// index into Corruptions), drawing what it needs from rng; its labels
+	// are Steps(p, response), with at least one wrong step unless kind is
+	// 0. ok is false, and rng untouched, when p has no reference solution;
+	// ok is false too when the solution cannot be broken that way.
+	Corrupt(rng *rand.Rand, p Prompt, kind int) (response string, ok bool)
 }
 
 // Compose renders a prompt followed by information blocks, in order, each
@@ -138,6 +158,35 @@ func New(name string, c Config) (Task, error) {
 		return nil, fmt.Errorf("unknown task %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
 	return f(c)
+}
+
+// The step labelers of tasks, by task name, for splitting responses
+// without building a task (building sql's builds a database).
+var stepRegistry = struct {
+	sync.Mutex
+	l map[string]StepLabeler
+}{l: map[string]StepLabeler{}}
+
+// RegisterSteps makes a task's step labeler available by the task's name
+// (StepsOf), from the init function that registers the task. The labeler
+// must need no state of a built task: it is what the task's own Steps
+// method does. A duplicate name panics.
+func RegisterSteps(name string, l StepLabeler) {
+	stepRegistry.Lock()
+	defer stepRegistry.Unlock()
+	if _, dup := stepRegistry.l[name]; dup || l == nil {
+		panic(fmt.Sprintf("task: step labeler %q registered twice (or nil)", name))
+	}
+	stepRegistry.l[name] = l
+}
+
+// StepsOf returns the step labeler registered for the named task; ok is
+// false when the task labels no steps (or is unknown).
+func StepsOf(name string) (l StepLabeler, ok bool) {
+	stepRegistry.Lock()
+	defer stepRegistry.Unlock()
+	l, ok = stepRegistry.l[name]
+	return l, ok
 }
 
 // Names lists the registered tasks in sorted order.

@@ -75,7 +75,8 @@ func compareFlags(fs *flag.FlagSet, c *rl.CompareConfig) {
 	fs.IntVar(&c.Train.MaxTokens, "max-tokens", c.Train.MaxTokens, "new tokens per response")
 	fs.Float64Var(&c.Train.Peak, "lr", c.Train.Peak, "RL learning rate")
 	fs.Float64Var(&c.Train.Credit.Beta, "beta", c.Train.Credit.Beta, "placement β of the token-level methods")
-	fs.IntVar(&c.Train.Credit.WarmupSteps, "beta-warmup", c.Train.Credit.WarmupSteps, "steps over which β rises from 0")
+	fs.IntVar(&c.Train.Credit.SpanWarmup, "span-warmup", c.Train.Credit.SpanWarmup, "span: steps over which β rises from 0")
+	fs.IntVar(&c.Train.Credit.ReplayWarmup, "replay-warmup", c.Train.Credit.ReplayWarmup, "mrtpo: steps over which β rises from 0")
 	fs.IntVar(&c.Train.EvalEvery, "eval-every", c.Train.EvalEvery, "steps between test-split evaluations")
 	fs.IntVar(&c.Train.EvalPrompts, "eval-prompts", c.Train.EvalPrompts, "test prompts per evaluation")
 	fs.Func("train-config", "JSON or YAML file of training settings (as in a run's config.json) applied before these flags", func(path string) error {

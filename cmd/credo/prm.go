@@ -50,15 +50,15 @@ func runPRMTrain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	c := prm.DefaultTrain()
 	fs := newFlagSet("prm train", "Trains a process reward model (a scoring transformer read at each step's last byte)\n"+
 		"with binary cross-entropy on exact step labels: the task's solutions, corrupted ones\n"+
-		"(wrong result, wrong operand, skipped step) and, with --policy, a warmed-up policy's\n"+
+		"(arith: wrong result, wrong operand, skipped step) and, with --policy, a warmed-up policy's\n"+
 		"samples. Reports step-label accuracy and ROC AUC on held-out test prompts, and writes\n"+
 		"a PRM folder that `credo train --method p2t --prm DIR` loads.", stderr)
 	out := fs.String("out", "", "PRM folder to write (required)")
-	fs.StringVar(&c.Task, "task", c.Task, "task whose step labels to learn (it must have them: arith)")
+	fs.StringVar(&c.Task, "task", c.Task, "task whose step labels to learn (it must label steps; synthetic solutions need one that corrupts them, as arith does)")
 	fs.Uint64Var(&c.TaskSeed, "task-seed", c.TaskSeed, "seed of the task's prompt generator")
 	fs.StringVar(&c.Size, "size", c.Size, "fresh model size: tiny, small (~1M parameters) or medium (~10M)")
 	fs.StringVar(&c.Init, "init", c.Init, "start from this language-model checkpoint (a warmed-up policy): its tokenizer, embeddings and layers; a fresh scoring head")
-	fs.IntVar(&c.Examples, "examples", c.Examples, "synthetic training solutions: clean, wrong result, wrong operand, skipped step in equal shares")
+	fs.IntVar(&c.Examples, "examples", c.Examples, "synthetic training solutions: clean and each of the task's corruptions in equal shares")
 	fs.IntVar(&c.HeldOut, "held-out", c.HeldOut, "test prompts whose corrupted solutions form the held-out set")
 	fs.StringVar(&c.Policy.Dir, "policy", c.Policy.Dir, "warmed-up policy folder whose samples are added, labelled by the task (empty: none)")
 	fs.IntVar(&c.Policy.Prompts, "policy-prompts", c.Policy.Prompts, "training prompts the policy answers")

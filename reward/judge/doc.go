@@ -3,7 +3,9 @@
 // server, a hosted API) to score a response on one metric and to quote the
 // parts of the response that most influenced the score. The quotes, located
 // in the response, become the verdict's spans for the span relevance source
-// (ALGORITHMS.md §4, the token-heatmap method).
+// (ALGORITHMS.md §4, the token-heatmap method), each with the effect the
+// judge gave it: "+" raised the score, "−" lowered it (reward.Effect), so
+// that good parts get positive credit and bad parts negative.
 //
 // One Judge is one metric: one request per (metric, prompt, response), with
 // the metric's rubric (a plain-text file, or BuiltinRubric) and the range of

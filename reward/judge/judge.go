@@ -135,8 +135,10 @@ func (j *Judge) Rubric() string { return j.rubric }
 
 // Verify asks the judge for a score and the quotes behind it. Score is the
 // judge's number clamped to [Min, Max] (kept in that range, not mapped to
-// [0, 1]); Spans are the located quotes, strength 1, whether they raised or
-// lowered the score (both are relevance); Info is the rubric. Identical
+// [0, 1]); Spans are the located quotes, strength 1, with the effect the
+// judge gave each ("+" reward.Raised, "−" reward.Lowered: the span source
+// credits good parts positively and bad parts negatively); Info is the
+// rubric. Identical
 // (metric, prompt, response) triples are answered from the cache, and
 // concurrent identical calls share one request.
 //
@@ -221,7 +223,7 @@ func (j *Judge) judge(ctx context.Context, p reward.Prompt, response string) (re
 	v := reward.Verdict{Score: clamp(a.Score, j.cfg.Min, j.cfg.Max), Info: j.rubric}
 	quotes := len(a.Quotes) + a.Invalid
 	var dropped int
-	v.Spans, dropped = Locate(response, a.Quotes)
+	v.Spans, dropped = LocateEffects(response, a.Quotes, a.Effects)
 	dropped += a.Invalid
 	j.m.quotesFound.Add(int64(quotes - dropped))
 	j.m.quotesDropped.Add(int64(dropped))

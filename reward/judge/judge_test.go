@@ -17,13 +17,13 @@ var prompt = reward.Prompt{ID: "p1", Text: "Quel est le prix du café ? Réponds
 
 const utf8Response = "Le café coûte 3 €.\n日本語: コーヒーは三ユーロです。"
 
-func span(t *testing.T, s, sub string) reward.Span {
+func span(t *testing.T, s, sub string, effect reward.Effect) reward.Span {
 	t.Helper()
 	i := strings.Index(s, sub)
 	if i < 0 {
 		t.Fatalf("%q not in %q", sub, s)
 	}
-	return reward.Span{Start: i, End: i + len(sub), Strength: 1}
+	return reward.Span{Start: i, End: i + len(sub), Strength: 1, Effect: effect}
 }
 
 func TestVerifyGoodAnswer(t *testing.T) {
@@ -43,7 +43,8 @@ func TestVerifyGoodAnswer(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Verify: %v", err)
 			}
-			want := []reward.Span{span(t, utf8Response, "coûte 3 €"), span(t, utf8Response, "コーヒーは三ユーロです")}
+			// Each span keeps its quote's effect: answerJSON marks the first "+", the second "−".
+			want := []reward.Span{span(t, utf8Response, "coûte 3 €", reward.Lowered), span(t, utf8Response, "コーヒーは三ユーロです", reward.Raised)}
 			if v.Score != 0.75 || fmt.Sprint(v.Spans) != fmt.Sprint(want) || v.Info != BuiltinRubric || v.Reason != "" {
 				t.Fatalf("verdict = %+v, want score 0.75, spans %v, rubric info, no reason", v, want)
 			}
@@ -199,7 +200,8 @@ func TestQuotesNotInResponse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []reward.Span{span(t, utf8Response, "Le café"), span(t, utf8Response, "3 €")}
+	// "Le café" was quoted "+"; the bare string "3 €" has no effect.
+	want := []reward.Span{span(t, utf8Response, "Le café", reward.Raised), span(t, utf8Response, "3 €", reward.Neutral)}
 	if fmt.Sprint(v.Spans) != fmt.Sprint(want) {
 		t.Errorf("spans %v, want %v", v.Spans, want)
 	}

@@ -21,15 +21,25 @@ const maxQuotes = 64
 // of whitespace on both sides collapsed to one space (and the quote's ends
 // trimmed), mapped back to byte offsets of the original response. A blank
 // quote is never found. A quote repeated more often than it occurs still
-// counts as found.
+// counts as found. The spans' effect is Neutral; LocateEffects gives them
+// the quotes' own.
 func Locate(response string, quotes []string) (spans []reward.Span, dropped int) {
+	return LocateEffects(response, quotes, nil)
+}
+
+// LocateEffects is Locate with each quote's effect (effects[j] for
+// quotes[j]; Neutral where effects is short) on its span: a judge's "−"
+// quote becomes a span the span relevance source gives negative credit
+// when the reward's advantage is positive (reward.Effect). A range two
+// quotes share keeps the first one's effect.
+func LocateEffects(response string, quotes []string, effects []reward.Effect) (spans []reward.Span, dropped int) {
 	if len(quotes) > maxQuotes {
 		dropped = len(quotes) - maxQuotes
 		quotes = quotes[:maxQuotes]
 	}
 	used := map[[2]int]bool{}
 	var norm *normalized // built on the first quote that needs it
-	for _, q := range quotes {
+	for j, q := range quotes {
 		r, ok := find(response, q, used)
 		if !ok {
 			if norm == nil {
@@ -44,7 +54,11 @@ func Locate(response string, quotes []string) (spans []reward.Span, dropped int)
 		}
 		if !used[r] {
 			used[r] = true
-			spans = append(spans, reward.Span{Start: r[0], End: r[1], Strength: 1})
+			e := reward.Neutral
+			if j < len(effects) {
+				e = effects[j]
+			}
+			spans = append(spans, reward.Span{Start: r[0], End: r[1], Strength: 1, Effect: e})
 		}
 	}
 	sort.Slice(spans, func(a, b int) bool {

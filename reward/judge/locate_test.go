@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/credo-rl/credo/reward"
 )
 
 func TestLocate(t *testing.T) {
@@ -43,6 +45,22 @@ func TestLocate(t *testing.T) {
 				t.Errorf("Locate = %v, %d dropped; want %v, %d", got, dropped, c.want, c.dropped)
 			}
 		})
+	}
+}
+
+// LocateEffects puts each quote's effect on its span; a range quoted twice
+// keeps the first quote's; Locate's spans have none.
+func TestLocateEffects(t *testing.T) {
+	resp := "the cat sat on the mat"
+	spans, dropped := LocateEffects(resp, []string{"mat", "cat", "sat on", "cat", "dog"},
+		[]reward.Effect{reward.Lowered, reward.Raised, reward.Neutral, reward.Lowered})
+	want := []reward.Span{{Start: 4, End: 7, Strength: 1, Effect: reward.Raised}, {Start: 8, End: 14, Strength: 1},
+		{Start: 19, End: 22, Strength: 1, Effect: reward.Lowered}}
+	if fmt.Sprint(spans) != fmt.Sprint(want) || dropped != 1 {
+		t.Errorf("LocateEffects = %v, %d dropped; want %v, 1", spans, dropped, want)
+	}
+	if spans, _ := Locate(resp, []string{"mat"}); spans[0].Effect != reward.Neutral {
+		t.Errorf("Locate gave effect %v", spans[0].Effect)
 	}
 }
 

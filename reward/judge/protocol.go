@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/credo-rl/credo/reward"
 )
 
 // BuiltinRubric is the rubric used when Config.Rubric names no file.
@@ -89,7 +91,8 @@ var ErrMalformed = errors.New("malformed judge answer")
 type answer struct {
 	Score   float64
 	Quotes  []string
-	Invalid int // evidence items that are not {"quote": string} (or a bare string)
+	Effects []reward.Effect // of each quote: "+" Raised, "-" (or "−") Lowered, else Neutral
+	Invalid int             // evidence items that are not {"quote": string} (or a bare string)
 }
 
 // parseAnswer reads the judge's message: the whole text as JSON first, else
@@ -133,19 +136,34 @@ func decodeAnswer(b []byte) (answer, error) {
 	}
 	for _, e := range raw.Evidence {
 		var item struct {
-			Quote *string `json:"quote"`
+			Quote  *string `json:"quote"`
+			Effect any     `json:"effect"`
 		}
 		var bare string
 		switch {
 		case json.Unmarshal(e, &bare) == nil:
-			a.Quotes = append(a.Quotes, bare)
+			a.Quotes, a.Effects = append(a.Quotes, bare), append(a.Effects, reward.Neutral)
 		case json.Unmarshal(e, &item) == nil && item.Quote != nil:
-			a.Quotes = append(a.Quotes, *item.Quote)
+			a.Quotes, a.Effects = append(a.Quotes, *item.Quote), append(a.Effects, effectOf(item.Effect))
 		default:
 			a.Invalid++
 		}
 	}
 	return a, nil
+}
+
+// effectOf reads a quote's "effect": "+" raised the score, "-" (or the
+// minus sign "−") lowered it; anything else, or none, says only that the
+// score depends on the quote.
+func effectOf(v any) reward.Effect {
+	s, _ := v.(string)
+	switch strings.TrimSpace(s) {
+	case "+":
+		return reward.Raised
+	case "-", "−":
+		return reward.Lowered
+	}
+	return reward.Neutral
 }
 
 func orMissing(b []byte) string {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/credo-rl/credo/reward"
 )
 
 func TestObjects(t *testing.T) {
@@ -70,9 +72,23 @@ func TestParseAnswer(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || a.Score != c.score || fmt.Sprint(a.Quotes) != fmt.Sprint(c.quotes) || a.Invalid != c.invalid {
+		if err != nil || a.Score != c.score || fmt.Sprint(a.Quotes) != fmt.Sprint(c.quotes) || a.Invalid != c.invalid || len(a.Effects) != len(a.Quotes) {
 			t.Errorf("parseAnswer(%q) = %+v, %v", c.in, a, err)
 		}
+	}
+}
+
+// Each quote keeps its effect: "+" raised the score, "-" or "−" lowered
+// it; a bare string, a missing or an unknown effect says nothing.
+func TestParseEffects(t *testing.T) {
+	a, err := parseAnswer(`{"score": 1, "evidence": [{"quote": "a", "effect": "+"}, {"quote": "b", "effect": "-"},
+		{"quote": "c", "effect": "−"}, {"quote": "d"}, "e", {"quote": "f", "effect": 1}, {"quote": "g", "effect": " - "}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []reward.Effect{reward.Raised, reward.Lowered, reward.Lowered, reward.Neutral, reward.Neutral, reward.Neutral, reward.Lowered}
+	if fmt.Sprint(a.Effects) != fmt.Sprint(want) {
+		t.Errorf("effects %v, want %v", a.Effects, want)
 	}
 }
 

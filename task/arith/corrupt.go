@@ -66,6 +66,23 @@ func (t *Task) PRMExamples(n int, seed uint64) []Labeled {
 	return out
 }
 
+// Corruptions names the corruptions in Corruption order: "clean",
+// "wrong-result", "wrong-operand", "skipped-step" (task.StepCorrupter).
+func (t *Task) Corruptions() []string { return slices.Clone(corruptionNames[:]) }
+
+// Corrupt breaks p's canonical solution by Corruption(kind) (see the
+// package function Corrupt); ok is false, with rng untouched, for a prompt
+// without a canonical solution (a GSM8K prompt, or one without a Ref), and
+// false when the solution cannot be broken that way (task.StepCorrupter).
+func (t *Task) Corrupt(rng *rand.Rand, p task.Prompt, kind int) (string, bool) {
+	ref, ok := refOf(p)
+	if !ok || len(ref.Solution) == 0 || kind < 0 || kind >= len(corruptionNames) {
+		return "", false
+	}
+	resp, _, err := Corrupt(rng, ref, Corruption(kind))
+	return resp, err == nil
+}
+
 // prmStream separates PRM examples' random stream from the others.
 const prmStream = 0x70726d // "prm"
 

@@ -118,3 +118,61 @@ func TestCorruptErrors(t *testing.T) {
 		t.Errorf("nothing to skip: %v", err)
 	}
 }
+
+// The task is a task.StepCorrupter: its kinds are the Corruption names,
+// Corrupt is the package function on the prompt's Ref with the labeler's
+// labels, and a prompt without a canonical solution is refused before any
+// random number is drawn. The labeler it registers by name is its Steps.
+func TestStepCorrupter(t *testing.T) {
+	tk, err := task.New("arith", task.Config{Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := tk.(task.StepCorrupter)
+	if !ok {
+		t.Fatal("arith is no task.StepCorrupter")
+	}
+	if got := c.Corruptions(); !slices.Equal(got, []string{"clean", "wrong-result", "wrong-operand", "skipped-step"}) {
+		t.Errorf("Corruptions = %v", got)
+	}
+	c.Corruptions()[0] = "changed"
+	if c.Corruptions()[0] != "clean" {
+		t.Error("Corruptions shares its slice")
+	}
+	reg, ok := task.StepsOf("arith")
+	if !ok {
+		t.Fatal("arith registered no step labeler")
+	}
+	for i := range 40 {
+		p := tk.Prompt(task.Train, i)
+		kind := i % 4
+		a, b := rand.New(rand.NewPCG(uint64(i), 9)), rand.New(rand.NewPCG(uint64(i), 9))
+		resp, ok := c.Corrupt(a, p, kind)
+		want, _, err := Corrupt(b, p.Ref.(Ref), Corruption(kind))
+		if ok != (err == nil) || resp != want {
+			t.Fatalf("prompt %d kind %d: Corrupt %q %v, package Corrupt %q %v", i, kind, resp, ok, want, err)
+		}
+		steps := c.Steps(p, resp)
+		if !slices.Equal(steps, reg.Steps(task.Prompt{Text: p.Text}, resp)) {
+			t.Fatalf("prompt %d: the registered labeler disagrees with Task.Steps on %q", i, resp)
+		}
+		wrong := slices.ContainsFunc(steps, func(s task.Step) bool { return !s.Correct })
+		if ok && wrong != (kind != 0) {
+			t.Errorf("prompt %d kind %d: a wrong step %v in %q", i, kind, wrong, resp)
+		}
+	}
+	src := rand.NewPCG(1, 1)
+	rng := rand.New(src)
+	before, _ := src.MarshalBinary()
+	for _, p := range []task.Prompt{{Text: "What is 2 + 3?"}, {Text: "gsm", Ref: Ref{GSM8K: true, Answer: "4"}}} {
+		if _, ok := c.Corrupt(rng, p, 1); ok {
+			t.Errorf("prompt %q without a solution was corrupted", p.Text)
+		}
+	}
+	if _, ok := c.Corrupt(rng, tk.Prompt(task.Train, 0), 4); ok {
+		t.Error("kind 4 accepted")
+	}
+	if after, _ := src.MarshalBinary(); !slices.Equal(after, before) {
+		t.Error("a refused prompt drew random numbers")
+	}
+}

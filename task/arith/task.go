@@ -8,7 +8,16 @@ import (
 	"github.com/credo-rl/credo/task"
 )
 
-func init() { task.Register("arith", New) }
+func init() {
+	task.Register("arith", New)
+	task.RegisterSteps("arith", labeler{})
+}
+
+// labeler is the arith step labeler without a task: Steps needs only the
+// prompt and the response.
+type labeler struct{}
+
+func (labeler) Steps(p task.Prompt, response string) []task.Step { return Steps(p, response) }
 
 // Ref is the reference an arith prompt carries in task.Prompt.Ref.
 type Ref struct {
@@ -51,8 +60,9 @@ type Task struct {
 }
 
 var (
-	_ task.Task        = (*Task)(nil)
-	_ task.StepLabeler = (*Task)(nil)
+	_ task.Task          = (*Task)(nil)
+	_ task.StepLabeler   = (*Task)(nil)
+	_ task.StepCorrupter = (*Task)(nil)
 )
 
 // New builds the arith task. Its prompts are a function of c.Seed alone.

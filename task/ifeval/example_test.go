@@ -21,8 +21,8 @@ func ExampleParse() {
 	}
 	// Output:
 	// Do not include the keyword sea in the response.
-	// true no forbidden word [{0 22 0}]
-	// false uses sea [{4 7 0} {21 24 0}]
+	// true no forbidden word [{0 22 0 0}]
+	// false uses sea [{4 7 0 0} {21 24 0 0}]
 }
 
 // Build verifiers for a record of IFEval's input_data.jsonl.

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/rl"
+)
+
+// The credit settings of issue 12 and 13 have flags; given on the command
+// line they win over a config file, which can only happen if each flag
+// can be set again from its own String.
+func TestCreditModeFlags(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.json")
+	if err := os.WriteFile(path, []byte(`{"credit":{"cap":"sum","js":"divergence","step_reward":"unsigned","warmup_steps":9}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := rl.DefaultConfig()
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	trainFlags(fs, &c)
+	if err := fs.Parse(strings.Fields("--cap reward --js distance --step-reward centred --span-warmup 3")); err != nil {
+		t.Fatal(err)
+	}
+	if err := applyConfigFile(fs, path, &c); err != nil {
+		t.Fatal(err)
+	}
+	cc := c.Credit
+	if cc.Cap != credit.CapReward || cc.JS != credit.JSFormDistance || cc.StepReward != credit.StepCentred || cc.SpanWarmup != 3 || cc.ReplayWarmup != 9 {
+		t.Errorf("credit settings %+v", cc)
+	}
+	if err := cc.Validate(); err != nil {
+		t.Error(err)
+	}
+}
