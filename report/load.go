@@ -112,6 +112,14 @@ func LoadRun(dir string) (*Run, error) {
 			return nil, fmt.Errorf("run %s: samples.jsonl: %w", dir, err)
 		}
 	}
+	// The trainer numbers steps from 1 (as checkpoints and the progress bar
+	// do); runs written before it did start at 0. The report counts from 0.
+	if len(r.Metrics) > 0 && r.Metrics[0] == nil {
+		r.Metrics = r.Metrics[1:]
+		for i := range r.Samples {
+			r.Samples[i].Step--
+		}
+	}
 	r.Incomplete = len(r.Metrics) < r.Steps
 	return r, nil
 }

@@ -57,10 +57,10 @@ type CompareManifest struct {
 // configuration is checked before any work starts.
 func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option) error {
 	if c.Out == "" || len(c.Methods) == 0 || c.Seeds < 1 {
-		return errors.New("compare: an output folder, at least one method and one seed are required")
+		return &ConfigError{errors.New("an output folder, at least one method and one seed are required")}
 	}
 	if c.Threshold <= 0 || c.Window < 1 {
-		return errors.New("compare: threshold must be positive and window at least 1")
+		return &ConfigError{errors.New("threshold must be positive and window at least 1")}
 	}
 	probe := Trainer{}
 	for _, o := range opts {
@@ -80,15 +80,20 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 	for _, method := range c.Methods {
 		meth, err := credit.New(method, c.Train.Credit)
 		if err != nil {
-			return fmt.Errorf("compare: %w", err)
+			return &ConfigError{err}
 		}
 		if credit.RequirementsOf(meth).PRM && probe.prm == nil {
-			return fmt.Errorf("compare: method %s needs a process reward model: pass --prm DIR", method)
+			return configErr("method %s needs a process reward model: pass --prm DIR", method)
 		}
 		cfg := c.Train
 		cfg.Method, cfg.Init, cfg.Out = method, init, filepath.Join(c.Out, "x")
 		if err := cfg.Validate(); err != nil {
-			return fmt.Errorf("compare: %s: %w", method, err)
+			return &ConfigError{err}
+		}
+	}
+	if c.Init == "" {
+		if err := c.Warmup.Validate(); err != nil {
+			return &ConfigError{fmt.Errorf("warm-up: %w", err)}
 		}
 	}
 	for _, s := range m.Seeds {
@@ -97,7 +102,7 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 		}
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return fmt.Errorf("compare: %w", err)
+		return err
 	}
 	if err := run.WriteJSON(filepath.Join(c.Out, "compare.json"), m); err != nil {
 		return err
@@ -110,9 +115,10 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 	for i, r := range m.Runs {
 		cfg := c.Train
 		cfg.Method, cfg.Seed, cfg.Init, cfg.Out = r.Method, r.Seed, init, filepath.Join(c.Out, r.Dir)
-		tr, err := New(ctx, cfg, true, log, opts...)
+		_, serr := os.Stat(filepath.Join(cfg.Out, "config.json"))
+		tr, err := New(ctx, cfg, serr == nil, log, opts...)
 		if err != nil {
-			return fmt.Errorf("compare %s seed %d: %w", r.Method, r.Seed, err)
+			return fmt.Errorf("%s seed %d: %w", r.Method, r.Seed, err)
 		}
 		if tr.Done() {
 			fmt.Fprintf(log, "[%d/%d] %s seed %d: finished earlier\n", i+1, len(m.Runs), r.Method, r.Seed)
@@ -120,7 +126,7 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 		}
 		fmt.Fprintf(log, "[%d/%d] %s seed %d\n", i+1, len(m.Runs), r.Method, r.Seed)
 		if err := tr.Run(ctx); err != nil {
-			return fmt.Errorf("compare %s seed %d: %w", r.Method, r.Seed, err)
+			return fmt.Errorf("%s seed %d: %w", r.Method, r.Seed, err)
 		}
 	}
 	return nil
@@ -135,7 +141,7 @@ func warmupOnce(ctx context.Context, c WarmupConfig, dir string, log io.Writer) 
 	}
 	_, rep, err := WarmUp(ctx, c, dir, log)
 	if err != nil {
-		return fmt.Errorf("compare: warm-up: %w", err)
+		return err
 	}
 	return run.WriteJSON(filepath.Join(dir, "warmup.json"), map[string]any{"config": c, "report": rep})
 }

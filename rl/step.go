@@ -19,6 +19,11 @@ type stepRecord struct {
 	metrics map[string]any
 	samples []any
 	summary string // for the progress bar
+	applied int    // updates applied (not skipped)
+	// verifyFailed and verifyTotal count each reward's failed and total
+	// verdicts; lastError is each reward's last failure.
+	verifyFailed, verifyTotal []int
+	lastError                 []error
 }
 
 // stepSeed derives the seed of step s from the run's seed, so a resumed
@@ -56,8 +61,12 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	}
 	t1 := time.Now()
 	verdicts, verr := verifyAll(ctx, t.rewards, respPrompts, texts, c.VerifyWorkers, time.Duration(c.VerifyTimeout))
-	for _, e := range verr {
-		fmt.Fprintf(t.log, "\nstep %d: verifier error (scored 0): %v\n", s, e)
+	for j, e := range verr {
+		if j == 3 {
+			fmt.Fprintf(t.log, "\nstep %d: %d more verifier errors (see verify/errors/* in metrics.jsonl)\n", s+1, len(verr)-j)
+			break
+		}
+		fmt.Fprintf(t.log, "\nstep %d: verifier error (scored 0): %v\n", s+1, e)
 	}
 	if err := ctx.Err(); err != nil {
 		return stepRecord{}, err
@@ -93,7 +102,7 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 		}
 		if st.Skipped {
 			skipped++
-			fmt.Fprintf(t.log, "\nstep %d: non-finite loss or gradient (loss %v, norm %v): update skipped, weights unchanged\n", s, st.Loss, st.GradNorm)
+			fmt.Fprintf(t.log, "\nstep %d: non-finite loss, gradient, weight or moment (loss %v, norm %v): update skipped, weights unchanged\n", s+1, st.Loss, st.GradNorm)
 			continue
 		}
 		updates++
@@ -102,8 +111,11 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	tUpdate := time.Since(t3)
 	total := time.Since(start)
 
+	failed, lastErr := failureCounts(verr, len(t.rewards))
+	// step is the number of steps completed with this one, as checkpoint
+	// names and the progress bar count.
 	m := map[string]any{
-		"step": s, "lr": lr, "update/skipped": skipped, "verify/errors": len(verr),
+		"step": s + 1, "lr": lr, "update/skipped": skipped, "verify/errors": len(verr),
 		"time/sample": tSample.Seconds(), "time/verify": tVerify.Seconds(), "time/credit": tCredit.Seconds(),
 		"time/update": tUpdate.Seconds(), "time/step": total.Seconds(),
 		"credit/overhead": tCredit.Seconds() / total.Seconds(),
@@ -116,6 +128,11 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	}
 	for k, v := range cm {
 		m[k] = v
+	}
+	asked := make([]int, len(t.rewards))
+	for k, v := range t.rewards {
+		m["verify/errors/"+v.Name()] = failed[k]
+		asked[k] = len(verdicts[k])
 	}
 	t.rewardMetrics(m, verdicts, G)
 	lengths := make([]float64, N)
@@ -130,7 +147,8 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 			}
 		}
 	}
-	return stepRecord{metrics: m, samples: t.sampleRecords(s, res, respPrompts, texts, verdicts, adv), summary: t.summary(m)}, nil
+	return stepRecord{metrics: m, samples: t.sampleRecords(s, res, respPrompts, texts, verdicts, adv), summary: t.summary(m, failed),
+		applied: updates, verifyFailed: failed, verifyTotal: asked, lastError: lastErr}, nil
 }
 
 // batch assembles what the credit method sees.
@@ -245,7 +263,7 @@ func (t *Trainer) sampleRecords(s int, res []sample.Response, prompts []reward.P
 		i := j * len(res) / n
 		r := res[i]
 		rec := SampleRecord{
-			Step: s, Index: i, Prompt: prompts[i].Text, Response: texts[i],
+			Step: s + 1, Index: i, Prompt: prompts[i].Text, Response: texts[i],
 			Offsets: r.Offsets, Advantages: adv.Tokens[i],
 		}
 		if i < len(adv.Response) {
@@ -275,17 +293,24 @@ func (t *Trainer) sampleRecords(s int, res []sample.Response, prompts []reward.P
 	return out
 }
 
-// summary is the progress bar's text: the rewards' means and the loss.
-func (t *Trainer) summary(m map[string]any) string {
+// summary is the progress bar's text: the rewards' means, and how many
+// of a reward's verdicts failed this step when any did (a failed verdict
+// scores 0, which would otherwise look like a real zero).
+func (t *Trainer) summary(m map[string]any, failed []int) string {
 	var parts []string
-	names := make([]string, 0, len(t.rewards))
-	for _, v := range t.rewards {
-		names = append(names, v.Name())
+	idx := make([]int, len(t.rewards))
+	for k := range idx {
+		idx[k] = k
 	}
-	sort.Strings(names)
-	for _, n := range names {
+	sort.Slice(idx, func(a, b int) bool { return t.rewards[idx[a]].Name() < t.rewards[idx[b]].Name() })
+	for _, k := range idx {
+		n := t.rewards[k].Name()
 		if x, ok := m["reward/"+n+"/mean"].(float64); ok {
-			parts = append(parts, fmt.Sprintf("%s %.2f", n, x))
+			part := fmt.Sprintf("%s %.2f", n, x)
+			if failed[k] > 0 {
+				part += fmt.Sprintf(" (%d failed)", failed[k])
+			}
+			parts = append(parts, part)
 		}
 	}
 	return strings.Join(parts, " ")

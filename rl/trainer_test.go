@@ -223,7 +223,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad aggregation", func(c *Config) { c.LossAgg = "sum" }, nil, "loss_agg"},
 		{"no init", func(c *Config) { c.Init = "" }, nil, "init"},
 		{"missing init folder", func(c *Config) { c.Init = filepath.Join(t.TempDir(), "none") }, nil, "not a checkpoint folder"},
-		{"unknown weight", func(c *Config) { c.Weights = map[string]float64{"speed": 2} }, nil, `"speed", which is not a reward`},
+		{"unknown weight", func(c *Config) { c.Weights = map[string]float64{"speed": 2} }, nil, `"speed" is not a reward`},
 		{"bad judge", func(c *Config) { c.Judges = []string{"url=nowhere"} }, nil, "judge"},
 		{"bad beta", func(c *Config) { c.Credit.Beta = 2 }, nil, "credit"},
 	}
