@@ -2,8 +2,8 @@ package rl
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"math"
 	"io"
 	"os"
 	"path/filepath"
@@ -56,11 +56,24 @@ type CompareManifest struct {
 // from its checkpoint, and a finished run is not run again. Every
 // configuration is checked before any work starts.
 func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option) error {
-	if c.Out == "" || len(c.Methods) == 0 || c.Seeds < 1 {
-		return &ConfigError{errors.New("an output folder, at least one method and one seed are required")}
+	var ps Problems
+	if c.Out == "" {
+		ps = append(ps, Problem{"out", "a comparison folder is required"})
 	}
-	if c.Threshold <= 0 || c.Window < 1 {
-		return &ConfigError{errors.New("threshold must be positive and window at least 1")}
+	if len(c.Methods) == 0 {
+		ps = append(ps, Problem{"methods", "at least one method is required"})
+	}
+	if c.Seeds < 1 {
+		ps = append(ps, Problem{"seeds", fmt.Sprintf("must be at least 1, got %d", c.Seeds)})
+	}
+	if !(c.Threshold > 0) || math.IsInf(c.Threshold, 0) {
+		ps = append(ps, Problem{"threshold", fmt.Sprintf("must be a positive number, got %v", c.Threshold)})
+	}
+	if c.Window < 1 {
+		ps = append(ps, Problem{"window", fmt.Sprintf("must be at least 1, got %d", c.Window)})
+	}
+	if len(ps) > 0 {
+		return &ConfigError{ps}
 	}
 	probe := Trainer{}
 	for _, o := range opts {
@@ -93,7 +106,7 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 	}
 	if c.Init == "" {
 		if err := c.Warmup.Validate(); err != nil {
-			return &ConfigError{fmt.Errorf("warm-up: %w", err)}
+			return &ConfigError{err.(Problems).Prefixed("warmup.")}
 		}
 	}
 	for _, s := range m.Seeds {

@@ -151,7 +151,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.Group < 2 {
-		bad("group", "is %d: every credit method normalizes within a group of responses to one prompt, so group must be at least 2", c.Group)
+		bad("group", "must be at least 2, got %d: every credit method normalizes within a group of responses to one prompt", c.Group)
 	}
 	if c.Temperature < 0 {
 		bad("temperature", "must be ≥ 0, got %v", c.Temperature)
@@ -289,6 +289,16 @@ func (ps Problems) Error() string {
 		lines[i] = p.Error()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Prefixed is ps with every key under prefix (a nested configuration:
+// warmup.lr).
+func (ps Problems) Prefixed(prefix string) Problems {
+	out := make(Problems, len(ps))
+	for i, p := range ps {
+		out[i] = Problem{prefix + p.Key, p.Msg}
+	}
+	return out
 }
 
 // nonFinite lists every float64 setting of v (a struct, walked by its json

@@ -27,6 +27,18 @@ var resumeMayChange = []string{
 // may change; a resume that changes any other is refused.
 func ResumeMayChange() []string { return slices.Clone(resumeMayChange) }
 
+// ResumeConflict is a resume that would change settings that make the run
+// what it is.
+type ResumeConflict struct {
+	Problems  Problems // each refused setting, with its saved and asked values
+	MayChange []string // the settings a resume may change
+}
+
+func (e *ResumeConflict) Error() string {
+	return fmt.Sprintf("%v\n(a resume continues the run as it was started: leave these settings out; only %s may change)",
+		e.Problems, strings.Join(e.MayChange, ", "))
+}
+
 // Change is one setting a resume changed, by config.json key.
 type Change struct {
 	Key  string `json:"key"`
@@ -95,8 +107,7 @@ func resumeDiff(saved, now Config) ([]Change, Problems) {
 			changes = append(changes, Change{k, x, y})
 			continue
 		}
-		refused = append(refused, Problem{k, fmt.Sprintf("the run was started with %s, not %s: a resume continues the run as it was started (leave the setting out); only %s may change",
-			jsonText(x), jsonText(y), strings.Join(resumeMayChange, ", "))})
+		refused = append(refused, Problem{k, fmt.Sprintf("the run was started with %s, not %s", jsonText(x), jsonText(y))})
 	}
 	return changes, refused
 }

@@ -104,7 +104,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		var refused Problems
 		changes, refused = resumeDiff(saved, c)
 		if len(refused) > 0 {
-			return nil, &ConfigError{refused}
+			return nil, &ConfigError{&ResumeConflict{refused, ResumeMayChange()}}
 		}
 	} else if entries, err := os.ReadDir(c.Out); err == nil && len(entries) > 0 {
 		return nil, configErr("run directory %s is not empty: pass --resume to continue it, or choose another --out", c.Out)
@@ -121,7 +121,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		return nil, &ConfigError{err}
 	}
 	t.needs = credit.RequirementsOf(t.method)
-	if t.rewards, err = taskRewards(t.task, c.Judges); err != nil {
+	if t.rewards, err = TaskRewards(t.task, c.Judges); err != nil {
 		return nil, err
 	}
 	if err := t.checkNeeds(ctx); err != nil {
@@ -143,7 +143,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		}
 	}
 	t.verifyErrors = make([]int, len(t.rewards))
-	if err := checkVerifiers(ctx, t.rewards); err != nil {
+	if err := CheckVerifiers(ctx, t.rewards); err != nil {
 		return nil, err
 	}
 	t.loss = Loss{ClipLow: c.ClipLow, ClipHigh: c.ClipHigh, KLBeta: c.KLBeta, Agg: c.LossAgg, MaxTokens: c.MaxTokens}
@@ -163,7 +163,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	if c.KLBeta > 0 {
 		ref, err := policy.Load(c.Init)
 		if err != nil {
-			return nil, &ConfigError{fmt.Errorf("reference policy (init): %w", err)}
+			return nil, &ConfigError{Problems{{"init", "the reference policy of the KL term: " + err.Error()}}}
 		}
 		t.ref = ref.Model
 	}
@@ -182,9 +182,9 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	return t, t.openLogs()
 }
 
-// taskRewards is the task's rewards followed by the judges'. Reward names
+// TaskRewards is the task's rewards followed by the judges'. Reward names
 // must be unique: metrics, weights and credit are keyed by name.
-func taskRewards(tk task.Task, judges []string) ([]reward.Verifier, error) {
+func TaskRewards(tk task.Task, judges []string) ([]reward.Verifier, error) {
 	vs := slices.Clone(tk.Rewards())
 	for _, spec := range judges {
 		v, err := reward.New("judge", spec)
@@ -201,15 +201,15 @@ func taskRewards(tk task.Task, judges []string) ([]reward.Verifier, error) {
 	return vs, nil
 }
 
-// checkVerifiers asks every verifier that can say so whether it can work
+// CheckVerifiers asks every verifier that can say so whether it can work
 // at all (a judge whose server is down or does not know its model would
 // otherwise score every response 0 and the run would look like it learns
 // nothing).
-func checkVerifiers(ctx context.Context, vs []reward.Verifier) error {
+func CheckVerifiers(ctx context.Context, vs []reward.Verifier) error {
 	for _, v := range vs {
 		if c, ok := v.(checker); ok {
 			if err := c.Check(ctx); err != nil {
-				return fmt.Errorf("reward %s: %w", v.Name(), err)
+				return err // a checker's error names it (judge q: …)
 			}
 		}
 	}
@@ -220,7 +220,7 @@ func checkVerifiers(ctx context.Context, vs []reward.Verifier) error {
 func (t *Trainer) startPolicy() error {
 	p, err := policy.Load(t.c.Init)
 	if err != nil {
-		return &ConfigError{fmt.Errorf("init: %w", err)}
+		return &ConfigError{Problems{{"init", err.Error()}}}
 	}
 	t.policy = p
 	t.opt, err = model.NewTrainer(p.Model, t.c.Optimizer, t.loss)
@@ -454,8 +454,9 @@ func (t *Trainer) interruptedWith(ctx context.Context, rec stepRecord) error {
 }
 
 // InterruptedError is a run stopped by its context (SIGINT, SIGTERM) after
-// Step completed steps, whose state is in Checkpoint. What to run next
-// depends on the command, so the trainer does not say it.
+// Step completed steps, whose state is in Checkpoint ("" when no step had
+// completed: there was nothing to keep). What to run next depends on the
+// command, so the trainer does not say it.
 type InterruptedError struct {
 	Dir        string
 	Step       int
@@ -471,6 +472,9 @@ func (e *InterruptedError) Unwrap() error { return e.Err }
 // interrupted checkpoints the last completed step so a resume continues
 // exactly where the run stopped.
 func (t *Trainer) interrupted(ctx context.Context) error {
+	if t.step == 0 { // nothing done: a resume starts from Init
+		return &InterruptedError{Dir: t.c.Out, Err: ctx.Err()}
+	}
 	if err := t.saveCheckpoint(); err != nil {
 		return fmt.Errorf("interrupted, and the checkpoint failed: %w", err)
 	}
