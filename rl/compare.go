@@ -3,8 +3,8 @@ package rl
 import (
 	"context"
 	"fmt"
-	"math"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
