@@ -118,6 +118,9 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 		return nil, rep, &ConfigError{err}
 	}
 	p, err := initPolicy(c)
+	if err != nil && c.Init != "" {
+		return nil, rep, &ConfigError{Problems{{"init", err.Error()}}}
+	}
 	if err != nil {
 		return nil, rep, &ConfigError{err}
 	}

@@ -134,7 +134,7 @@ func runPRMEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	p, err := prm.Load(*dir)
 	if err != nil {
-		return err
+		return usageError{fmt.Errorf("--prm: %w", err)}
 	}
 	if *taskName == "" {
 		*taskName = p.Info.Task
