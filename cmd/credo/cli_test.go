@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/report"
 	"github.com/credo-rl/credo/reward/judge"
 	"github.com/credo-rl/credo/serve"
 )
@@ -257,6 +259,14 @@ func TestTrainResumeCLI(t *testing.T) {
 	f.Close()
 	if n != 3 {
 		t.Errorf("%d metric lines, want 3", n)
+	}
+	// The report reads the steps, numbered from 1, as its steps 0..2.
+	r, err := report.LoadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Metrics) != 3 || r.Incomplete || slices.ContainsFunc(r.Metrics, func(s report.Step) bool { return s == nil }) || r.Metrics[2]["step"] != 3 {
+		t.Errorf("report reads %d steps (incomplete %v): %v", len(r.Metrics), r.Incomplete, r.Metrics)
 	}
 	missing := filepath.Join(t.TempDir(), "none")
 	if code, _, errw := credo(ctx, "train", "--resume", "--out", missing); code != 2 || !strings.Contains(errw, "does not exist") {
