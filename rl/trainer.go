@@ -87,7 +87,7 @@ type checker interface {
 // in the settings ResumeMayChange lists, and changes to those are recorded
 // in resumes.json. Resuming a folder that holds no run is an error.
 // Configuration problems are *ConfigError.
-func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Option) (*Trainer, error) {
+func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Option) (_ *Trainer, err error) {
 	if err := c.Validate(); err != nil {
 		return nil, &ConfigError{err}
 	}
@@ -106,17 +106,19 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		if len(refused) > 0 {
 			return nil, &ConfigError{&ResumeConflict{refused, ResumeMayChange()}}
 		}
-	} else if entries, err := os.ReadDir(c.Out); err == nil && len(entries) > 0 {
+	} else if st, err := os.Stat(c.Out); err == nil && !st.IsDir() {
+		return nil, &ConfigError{Problems{{"out", c.Out + " is a file, not a run directory"}}}
+	} else if entries, _ := os.ReadDir(c.Out); len(entries) > 0 {
 		return nil, configErr("run directory %s is not empty: pass --resume to continue it, or choose another --out", c.Out)
-	} else if err == nil || !errors.Is(err, os.ErrNotExist) {
-		if st, serr := os.Stat(c.Out); serr == nil && !st.IsDir() {
-			return nil, configErr("out: %s is a file, not a run directory", c.Out)
-		}
 	}
-	var err error
 	if t.task, err = task.New(c.Task, task.Config{Seed: c.TaskSeed}); err != nil {
 		return nil, &ConfigError{err}
 	}
+	defer func() {
+		if cl, ok := t.task.(io.Closer); ok && err != nil {
+			cl.Close() // a task may hold files (sql: its database)
+		}
+	}()
 	if t.method, err = credit.New(c.Method, c.Credit); err != nil {
 		return nil, &ConfigError{err}
 	}
