@@ -130,8 +130,9 @@ func NewTrainer(m *Model, opt AdamW, obj Objective) (*Trainer, error) {
 type StepStats struct {
 	Loss     float64
 	GradNorm float64 // before clipping
-	// Skipped is true when the loss or a gradient was not finite: the
-	// weights and optimizer state were left untouched.
+	// Skipped is true when the loss, a gradient, or an updated weight or
+	// moment was not finite: the weights and optimizer state were left
+	// untouched.
 	Skipped bool
 	Metrics map[string]float64
 }
@@ -191,8 +192,8 @@ func packExtra(seqs [][]int32, extra [][][]float32, width, shift int) ([][][]flo
 // Step computes the objective on a batch and applies one AdamW update with
 // learning rate lr. extra[j][i] holds input j for sequence i: one value per
 // target token (len(seqs[i]) − 1) for a language model, one per token for a
-// scoring model. A non-finite loss or gradient skips the update and
-// reports Skipped.
+// scoring model. A non-finite loss, gradient, updated weight or moment
+// skips the update and reports Skipped.
 func (t *Trainer) Step(ctx context.Context, seqs [][]int32, extra [][][]float32, lr float64) (StepStats, error) {
 	if err := t.m.checkTokens(seqs); err != nil {
 		return StepStats{}, fmt.Errorf("train step: %w", err)
@@ -294,21 +295,29 @@ func (t *Trainer) buildStep(inputs []*Node) []*Node {
 		scale = Min(scale, Div(Scalar(norm.Graph(), dtypes.Float32, t.opt.ClipNorm), AddScalar(norm, 1e-6)))
 	}
 	b1, b2 := t.opt.Beta1, t.opt.Beta2
-	out := make([]*Node, 3*np)
+	next, m, v := make([]*Node, np), make([]*Node, np), make([]*Node, np)
 	for i, p := range params {
 		g := Mul(grads[i], scale)
-		m := Add(MulScalar(mom[i], b1), MulScalar(g, 1-b1))
-		v := Add(MulScalar(vel[i], b2), MulScalar(Square(g), 1-b2))
-		next := p
+		m[i] = Add(MulScalar(mom[i], b1), MulScalar(g, 1-b1))
+		v[i] = Add(MulScalar(vel[i], b2), MulScalar(Square(g), 1-b2))
+		next[i] = p
 		if t.m.specs[i].Decay && t.opt.WeightDecay > 0 { // decoupled decay first, as PyTorch does
-			next = Mul(p, OneMinus(MulScalar(lr, t.opt.WeightDecay)))
+			next[i] = Mul(p, OneMinus(MulScalar(lr, t.opt.WeightDecay)))
 		}
-		denom := AddScalar(Div(Sqrt(v), bc2sqrt), t.opt.Eps)
-		next = Sub(next, Mul(stepSize, Div(m, denom)))
+		denom := AddScalar(Div(Sqrt(v[i]), bc2sqrt), t.opt.Eps)
+		next[i] = Sub(next[i], Mul(stepSize, Div(m[i], denom)))
+		// A finite loss and gradient can still give non-finite weights or
+		// moments (a learning rate of 3e38 overflows the step size): the
+		// update is applied only when everything it writes is finite.
+		finite = LogicalAnd(finite, LogicalAnd(LogicalAll(IsFinite(next[i])),
+			LogicalAnd(LogicalAll(IsFinite(m[i])), LogicalAll(IsFinite(v[i])))))
+	}
+	out := make([]*Node, 3*np)
+	for i, p := range params {
 		// A non-finite step keeps everything as it was.
-		out[i] = Where(finite, next, p)
-		out[np+i] = Where(finite, m, mom[i])
-		out[2*np+i] = Where(finite, v, vel[i])
+		out[i] = Where(finite, next[i], p)
+		out[np+i] = Where(finite, m[i], mom[i])
+		out[2*np+i] = Where(finite, v[i], vel[i])
 	}
 	res := append(out, loss, norm, ConvertDType(finite, dtypes.Float32))
 	return append(res, metrics...)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/credo-rl/credo/internal/atomicfile"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/tokenizer"
@@ -62,8 +63,13 @@ func (p *Policy) Save(dir string) error {
 
 // ReplaceDir moves the finished folder tmp to dir, replacing whatever was
 // there: the old folder is renamed aside first and removed last, so a crash
-// leaves one of the two whole.
+// leaves one of the two whole. dir gets the usual folder mode (0755 less
+// the umask), whatever mode tmp was made with.
 func ReplaceDir(tmp, dir string) error {
+	if err := os.Chmod(tmp, atomicfile.DirMode&^atomicfile.Umask()); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("replace %s: %w", dir, err)
+	}
 	old := ""
 	if _, err := os.Stat(dir); err == nil {
 		old = dir + ".old"

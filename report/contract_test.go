@@ -60,8 +60,8 @@ func TestRunRecordsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	metrics := []run.Metrics{
-		{run.KeyStep: 0, run.RewardKey("call", "mean"): 0.5, run.KeyTimeStep: 1.5, "loss/kl": math.NaN()},
-		{run.KeyStep: 1, run.RewardKey("call", "mean"): 0.75, run.EvalKey("greedy", "call"): 1, "update/skipped": 2},
+		{run.KeyStep: 1, run.RewardKey("call", "mean"): 0.5, run.KeyTimeStep: 1.5, "loss/kl": math.NaN()},
+		{run.KeyStep: 2, run.RewardKey("call", "mean"): 0.75, run.EvalKey("greedy", "call"): 1, "update/skipped": 2},
 	}
 	sl, err := run.OpenSamples(filepath.Join(dir, run.SamplesFile), 0)
 	if err != nil {

@@ -126,7 +126,7 @@ func informative(s Sample) bool {
 // coloured by the final token advantage.
 func renderRollout(r *Run, color string, s Sample, tokenLevel bool) rolloutView {
 	toks := tokenTexts(s)
-	v := rolloutView{Method: r.Method, Color: color, Seed: r.Seed, Step: s.Step + 1, Index: s.Index,
+	v := rolloutView{Method: r.Method, Color: color, Seed: r.Seed, Step: s.Step, Index: s.Index,
 		Prompt: s.Prompt, Tokens: len(toks), Shown: min(len(toks), maxTokens), Advantage: strconv.FormatFloat(s.Advantage, 'g', 4, 64), AdvExact: exact(s.Advantage), TokenLevel: tokenLevel || len(s.Relevance) > 0}
 	var names []string
 	for _, vd := range s.Verdicts {

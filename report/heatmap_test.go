@@ -38,7 +38,7 @@ func TestRenderRollout(t *testing.T) {
 			{Reward: "b", Score: 1},
 		}}
 	v := renderRollout(&Run{Method: "span", Seed: 9}, "#000000", s, true)
-	if v.Step != 7 || v.Tokens != 4 || v.Advantage != "0.125" || len(v.Rows) != 3 {
+	if v.Step != 6 || v.Tokens != 4 || v.Advantage != "0.125" || len(v.Rows) != 3 {
 		t.Fatalf("view %+v", v)
 	}
 	if v.Rows[0].Label != "q · a" || v.Rows[1].Label != "q · b" || v.Rows[2].Label != "A · final" {
@@ -92,7 +92,7 @@ func TestPick(t *testing.T) {
 		for _, st := range steps {
 			for i := range 4 {
 				s := Sample{Step: st, Index: i, Tokens: []string{"x"}, Advantages: []float64{float64(i % 2)}}
-				if token && st == 0 {
+				if token && st == 1 {
 					s.Relevance = map[string][]float64{"a": {1}} // relevance only at an earlier step
 				}
 				r.Samples = append(r.Samples, s)
@@ -100,13 +100,13 @@ func TestPick(t *testing.T) {
 		}
 		return r
 	}
-	c := &Comparison{Methods: []string{"grpo", "span"}, Runs: []*Run{mk("grpo", false, 0, 1), mk("span", true, 0, 1)}}
+	c := &Comparison{Methods: []string{"grpo", "span"}, Runs: []*Run{mk("grpo", false, 1, 2), mk("span", true, 1, 2)}}
 	got := pick(c)
 	var desc []string
 	for _, v := range got {
 		desc = append(desc, fmt.Sprintf("%s@%d/%d", v.Method, v.Step, v.Index))
 	}
-	// Last step (1-based 2); informative (odd index, advantage 1) first.
+	// Last step (2); informative (odd index, advantage 1) first.
 	if want := "[grpo@2/1 span@2/1 span@2/3 span@2/0]"; fmt.Sprint(desc) != want {
 		t.Errorf("picked %v, want %s", desc, want)
 	}

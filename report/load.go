@@ -37,7 +37,8 @@ type Run struct {
 	Method string
 	Seed   uint64
 	Steps  int // the configured number of steps (0: unknown)
-	// Metrics[s] is step s (0-based); a step without a line is nil.
+	// Metrics[i] is step i+1 (steps count from 1); a step without a
+	// line is nil.
 	Metrics []Step
 	Samples []Sample
 	// Incomplete says the run logged fewer steps than configured (it was
@@ -72,6 +73,16 @@ func LoadRun(dir string) (*Run, error) {
 		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("run %s: %s: %w", dir, run.SamplesFile, err)
+		}
+	}
+	// The trainer numbers steps from 1 (as checkpoints and the progress bar
+	// do); runs written before it did start at 0. Metrics[i] holds step
+	// i+1 and samples keep the step they were logged with, 1-based.
+	if len(r.Metrics) > 0 && r.Metrics[0] == nil {
+		r.Metrics = r.Metrics[1:]
+	} else if len(r.Metrics) > 0 {
+		for i := range r.Samples {
+			r.Samples[i].Step++
 		}
 	}
 	r.Incomplete = len(r.Metrics) < r.Steps

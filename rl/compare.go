@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,11 +52,24 @@ type WarmupRecord = run.WarmupRecord[WarmupConfig, WarmupReport]
 // naming what differs (runs made with the old settings are never
 // relabelled), and a folder holding anything else is refused.
 func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option) error {
-	if c.Out == "" || len(c.Methods) == 0 || c.Seeds < 1 {
-		return errors.New("compare: an output folder, at least one method and one seed are required")
+	var ps Problems
+	if c.Out == "" {
+		ps = append(ps, Problem{"out", "a comparison folder is required"})
 	}
-	if c.Threshold <= 0 || c.Window < 1 {
-		return errors.New("compare: threshold must be positive and window at least 1")
+	if len(c.Methods) == 0 {
+		ps = append(ps, Problem{"methods", "at least one method is required"})
+	}
+	if c.Seeds < 1 {
+		ps = append(ps, Problem{"seeds", fmt.Sprintf("must be at least 1, got %d", c.Seeds)})
+	}
+	if !(c.Threshold > 0) || math.IsInf(c.Threshold, 0) {
+		ps = append(ps, Problem{"threshold", fmt.Sprintf("must be a positive number, got %v", c.Threshold)})
+	}
+	if c.Window < 1 {
+		ps = append(ps, Problem{"window", fmt.Sprintf("must be at least 1, got %d", c.Window)})
+	}
+	if len(ps) > 0 {
+		return &ConfigError{ps}
 	}
 	probe := Trainer{}
 	for _, o := range opts {
@@ -86,15 +100,20 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 	for _, method := range c.Methods {
 		meth, err := credit.New(method, c.Train.Credit)
 		if err != nil {
-			return fmt.Errorf("compare: %w", err)
+			return &ConfigError{err}
 		}
 		if credit.RequirementsOf(meth).PRM && probe.prm == nil {
-			return fmt.Errorf("compare: method %s needs a process reward model: pass --prm DIR", method)
+			return configErr("method %s needs a process reward model: pass --prm DIR", method)
 		}
 		cfg := c.Train
 		cfg.Method, cfg.Init, cfg.Out = method, init, filepath.Join(c.Out, "x")
 		if err := cfg.Validate(); err != nil {
-			return fmt.Errorf("compare: %s: %w", method, err)
+			return &ConfigError{err}
+		}
+	}
+	if c.Init == "" {
+		if err := c.Warmup.Validate(); err != nil {
+			return &ConfigError{err.(Problems).Prefixed("warmup.")}
 		}
 	}
 	for _, s := range m.Seeds {
@@ -113,9 +132,10 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 	for i, r := range m.Runs {
 		cfg := c.Train
 		cfg.Method, cfg.Seed, cfg.Init, cfg.Out = r.Method, r.Seed, init, filepath.Join(c.Out, r.Dir)
-		tr, err := New(ctx, cfg, true, log, opts...)
+		_, serr := os.Stat(filepath.Join(cfg.Out, "config.json"))
+		tr, err := New(ctx, cfg, serr == nil, log, opts...)
 		if err != nil {
-			return fmt.Errorf("compare %s seed %d: %w", r.Method, r.Seed, err)
+			return fmt.Errorf("%s seed %d: %w", r.Method, r.Seed, err)
 		}
 		if tr.Done() {
 			fmt.Fprintf(log, "[%d/%d] %s seed %d: finished earlier\n", i+1, len(m.Runs), r.Method, r.Seed)
@@ -123,7 +143,7 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 		}
 		fmt.Fprintf(log, "[%d/%d] %s seed %d\n", i+1, len(m.Runs), r.Method, r.Seed)
 		if err := tr.Run(ctx); err != nil {
-			return fmt.Errorf("compare %s seed %d: %w", r.Method, r.Seed, err)
+			return fmt.Errorf("%s seed %d: %w", r.Method, r.Seed, err)
 		}
 	}
 	return nil
@@ -203,7 +223,7 @@ func warmupOnce(ctx context.Context, c WarmupConfig, dir string, log io.Writer) 
 	}
 	_, rep, err := WarmUp(ctx, c, dir, log)
 	if err != nil {
-		return fmt.Errorf("compare: %w", err)
+		return err
 	}
 	return run.WriteJSON(path, WarmupRecord{Config: c, Report: rep})
 }

@@ -3,10 +3,11 @@ package rl
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
 
@@ -72,7 +73,12 @@ type Config struct {
 
 	VerifyWorkers int      `json:"verify_workers" yaml:"verify_workers"`
 	VerifyTimeout Duration `json:"verify_timeout" yaml:"verify_timeout"`
-	Seed          uint64   `json:"seed" yaml:"seed"`
+	// MaxVerifyErrors is the share of a reward's verdicts that may fail
+	// (an unreachable judge, a verifier past its time limit) over the last
+	// verifyWindow steps before the run stops: a failed verdict scores 0,
+	// and a reward that mostly fails would train the policy on noise.
+	MaxVerifyErrors float64 `json:"max_verify_errors" yaml:"max_verify_errors"`
+	Seed            uint64  `json:"seed" yaml:"seed"`
 }
 
 // Duration is a time.Duration written as "5s" in JSON and YAML.
@@ -116,7 +122,7 @@ func DefaultConfig() Config {
 		Optimizer: opt,
 		ClipLow:   0.2, ClipHigh: 0.2, LossAgg: AggTokenMean, Updates: 1,
 		EvalEvery: 20, EvalPrompts: 32, CheckpointEvery: 10, KeepCheckpoints: 2, SamplesPerStep: 4,
-		VerifyWorkers: 4, VerifyTimeout: Duration(5 * time.Second), Seed: 1,
+		VerifyWorkers: 4, VerifyTimeout: Duration(5 * time.Second), MaxVerifyErrors: 0.2, Seed: 1,
 	}
 }
 
@@ -128,49 +134,231 @@ const (
 )
 
 // Validate checks settings that need no files; New checks the rest (the
-// task, the method's needs, the policy) before any work starts.
+// task, the method's needs, the policy) before any work starts. Its error
+// is a Problems list naming each bad setting by its config.json key.
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	var ps Problems
+	bad := func(key, format string, args ...any) { ps = append(ps, Problem{key, fmt.Sprintf(format, args...)}) }
+	ps = append(ps, nonFinite(c, "")...)
 	if c.Init == "" {
-		bad("init: a warmed-up policy folder is required (make one with `credo sft`)")
+		bad("init", "a warmed-up policy folder is required (make one with `credo sft`)")
 	}
 	if c.Out == "" {
-		bad("out: a run directory is required")
+		bad("out", "a run directory is required")
 	}
-	if c.Steps < 1 || c.PromptsPerStep < 1 || c.MaxTokens < 1 || c.Updates < 1 {
-		bad("steps, prompts_per_step, max_tokens and updates must be at least 1")
+	for _, f := range []struct {
+		key string
+		v   int
+	}{{"steps", c.Steps}, {"prompts_per_step", c.PromptsPerStep}, {"max_tokens", c.MaxTokens}, {"updates", c.Updates}} {
+		if f.v < 1 {
+			bad(f.key, "must be at least 1, got %d", f.v)
+		}
 	}
 	if c.Group < 2 {
-		bad("group is %d: every credit method normalizes within a group of responses to one prompt, so group must be at least 2", c.Group)
+		bad("group", "must be at least 2, got %d: every credit method normalizes within a group of responses to one prompt", c.Group)
 	}
-	if c.Temperature < 0 || c.TopP <= 0 || c.TopP > 1 {
-		bad("temperature must be ≥ 0 and top_p in (0, 1]")
+	if c.Temperature < 0 {
+		bad("temperature", "must be ≥ 0, got %v", c.Temperature)
 	}
-	if c.Peak <= 0 {
-		bad("lr must be positive")
+	if !(c.TopP > 0 && c.TopP <= 1) {
+		bad("top_p", "must be in (0, 1], got %v", c.TopP)
 	}
-	if c.ClipLow < 0 || c.ClipLow >= 1 || c.ClipHigh < 0 {
-		bad("clip_low must be in [0, 1) and clip_high ≥ 0")
+	ps = append(ps, validateSchedule(c.Schedule)...)
+	ps = append(ps, validateAdamW(c.Optimizer, c.Peak)...)
+	if !(c.ClipLow >= 0 && c.ClipLow < 1) {
+		bad("clip_low", "must be in [0, 1), got %v", c.ClipLow)
+	}
+	if c.ClipHigh < 0 {
+		bad("clip_high", "must be ≥ 0, got %v", c.ClipHigh)
 	}
 	if c.KLBeta < 0 {
-		bad("kl_beta must be ≥ 0")
+		bad("kl_beta", "must be ≥ 0, got %v", c.KLBeta)
 	}
 	switch c.LossAgg {
 	case AggTokenMean, AggSeqMeanTokenMean, AggSeqMeanTokenSumNorm:
 	default:
-		bad("loss_agg %q: want %s, %s or %s", c.LossAgg, AggTokenMean, AggSeqMeanTokenMean, AggSeqMeanTokenSumNorm)
+		bad("loss_agg", "%q: want %s, %s or %s", c.LossAgg, AggTokenMean, AggSeqMeanTokenMean, AggSeqMeanTokenSumNorm)
 	}
-	if c.EvalEvery < 0 || c.EvalPrompts < 0 || c.EvalSamples < 0 || c.CheckpointEvery < 0 || c.KeepCheckpoints < 1 || c.SamplesPerStep < 0 {
-		bad("eval and checkpoint settings must be ≥ 0 (keep_checkpoints ≥ 1)")
+	for _, f := range []struct {
+		key string
+		v   int
+	}{{"eval_every", c.EvalEvery}, {"eval_prompts", c.EvalPrompts}, {"eval_samples", c.EvalSamples}, {"checkpoint_every", c.CheckpointEvery}, {"samples_per_step", c.SamplesPerStep}} {
+		if f.v < 0 {
+			bad(f.key, "must be ≥ 0, got %d", f.v)
+		}
 	}
-	if c.VerifyWorkers < 1 || c.VerifyTimeout <= 0 {
-		bad("verify_workers must be ≥ 1 and verify_timeout positive")
+	if c.KeepCheckpoints < 1 {
+		bad("keep_checkpoints", "must be at least 1, got %d", c.KeepCheckpoints)
+	}
+	if c.VerifyWorkers < 1 {
+		bad("verify_workers", "must be at least 1, got %d", c.VerifyWorkers)
+	}
+	if c.VerifyTimeout <= 0 {
+		bad("verify_timeout", "must be positive, got %v", time.Duration(c.VerifyTimeout))
+	}
+	if !(c.MaxVerifyErrors >= 0 && c.MaxVerifyErrors <= 1) {
+		bad("max_verify_errors", "must be a share in [0, 1], got %v", c.MaxVerifyErrors)
 	}
 	if err := c.Credit.Validate(); err != nil {
-		bad("credit: %w", err)
+		ps = append(ps, creditProblems(err)...)
 	}
-	return errors.Join(errs...)
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps
+}
+
+// validateSchedule checks a learning-rate schedule (keys lr, lr_warmup_steps, lr_min_ratio).
+func validateSchedule(s Schedule) Problems {
+	var ps Problems
+	if !(s.Peak > 0) {
+		ps = append(ps, Problem{"lr", fmt.Sprintf("must be positive, got %v", s.Peak)})
+	}
+	if s.WarmupSteps < 0 {
+		ps = append(ps, Problem{"lr_warmup_steps", fmt.Sprintf("must be ≥ 0, got %d", s.WarmupSteps)})
+	}
+	if !(s.MinRatio >= 0 && s.MinRatio <= 1) {
+		ps = append(ps, Problem{"lr_min_ratio", fmt.Sprintf("must be in [0, 1], got %v", s.MinRatio)})
+	}
+	return ps
+}
+
+// validateAdamW checks the optimizer (keys optimizer.*) against the peak
+// learning rate: decoupled decay multiplies weights by 1 − lr·decay, which
+// must stay in (0, 1] or every step flips and blows the weights up.
+func validateAdamW(o model.AdamW, lr float64) Problems {
+	var ps Problems
+	bad := func(key, format string, args ...any) {
+		ps = append(ps, Problem{"optimizer." + key, fmt.Sprintf(format, args...)})
+	}
+	if !(o.Beta1 >= 0 && o.Beta1 < 1) {
+		bad("beta1", "must be in [0, 1), got %v", o.Beta1)
+	}
+	if !(o.Beta2 >= 0 && o.Beta2 < 1) {
+		bad("beta2", "must be in [0, 1), got %v", o.Beta2)
+	}
+	if !(o.Eps > 0) {
+		bad("eps", "must be positive, got %v", o.Eps)
+	}
+	if o.WeightDecay < 0 {
+		bad("weight_decay", "must be ≥ 0, got %v", o.WeightDecay)
+	} else if lr > 0 && lr*o.WeightDecay >= 1 {
+		bad("weight_decay", "%v times the learning rate %v is %v: decay multiplies the weights by 1 − lr·decay each step, so lr·decay must be below 1", o.WeightDecay, lr, lr*o.WeightDecay)
+	}
+	if o.ClipNorm < 0 {
+		bad("clip_norm", "must be ≥ 0 (0 disables clipping), got %v", o.ClipNorm)
+	}
+	return ps
+}
+
+// creditProblems names credit.Config's errors by key: each of its messages
+// starts with the field's key ("beta must be in [0, 1] …").
+func creditProblems(err error) Problems {
+	var ps Problems
+	for _, e := range leafErrors(err) {
+		key, msg, _ := strings.Cut(e.Error(), " ")
+		ps = append(ps, Problem{"credit." + key, msg})
+	}
+	return ps
+}
+
+// leafErrors flattens errors.Join trees.
+func leafErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, leafErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// Problem is one bad setting, named by its key in config.json (dotted for
+// nested settings: optimizer.weight_decay, credit.beta). Commands name it
+// by its flag instead.
+type Problem struct {
+	Key string
+	Msg string
+}
+
+func (p Problem) Error() string { return p.Key + ": " + p.Msg }
+
+// Problems is every bad setting of a configuration.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Prefixed is ps with every key under prefix (a nested configuration:
+// warmup.lr).
+func (ps Problems) Prefixed(prefix string) Problems {
+	out := make(Problems, len(ps))
+	for i, p := range ps {
+		out[i] = Problem{prefix + p.Key, p.Msg}
+	}
+	return out
+}
+
+// nonFinite lists every float64 setting of v (a struct, walked by its json
+// keys) that is NaN or infinite: a YAML file can hold .nan and .inf, and
+// no setting means anything at either.
+func nonFinite(v any, prefix string) Problems {
+	var ps Problems
+	var walk func(rv reflect.Value, prefix string)
+	walk = func(rv reflect.Value, prefix string) {
+		switch rv.Kind() {
+		case reflect.Float64, reflect.Float32:
+			if x := rv.Float(); math.IsNaN(x) || math.IsInf(x, 0) {
+				ps = append(ps, Problem{prefix, fmt.Sprintf("must be a finite number, got %v", x)})
+			}
+		case reflect.Map:
+			for _, k := range rv.MapKeys() {
+				walk(rv.MapIndex(k), prefix+"."+fmt.Sprint(k.Interface()))
+			}
+		case reflect.Struct:
+			for i := range rv.NumField() {
+				f := rv.Type().Field(i)
+				if !f.IsExported() {
+					continue
+				}
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				switch {
+				case name == "-":
+					continue
+				case f.Anonymous && name == "":
+					walk(rv.Field(i), prefix)
+					continue
+				case name == "":
+					name = f.Name
+				}
+				if prefix != "" {
+					name = prefix + "." + name
+				}
+				walk(rv.Field(i), name)
+			}
+		}
+	}
+	walk(reflect.ValueOf(v), prefix)
+	return ps
+}
+
+// ConfigError is a configuration a run cannot start with: a bad setting,
+// an unknown name, a resume that would change what the run is. Commands
+// report it as a usage error (exit code 2).
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// configErr wraps err as a ConfigError.
+func configErr(format string, args ...any) error {
+	return &ConfigError{fmt.Errorf(format, args...)}
 }
 
 // LoadConfigFile fills c from a JSON or YAML file (by extension); keys not

@@ -22,10 +22,29 @@ type EvalConfig struct {
 }
 
 // EvalResult holds the mean of each reward over the test prompts,
-// greedy and sampled. Verdicts marked Skip are left out of a mean.
+// greedy and sampled. Verdicts marked Skip are left out of a mean. A
+// verdict that failed (its verifier returned an error) scores 0 and is
+// counted in Errors, out of Verdicts, so a broken judge does not pass for
+// a reward of 0.
 type EvalResult struct {
-	Greedy  map[string]float64 `json:"greedy"`
-	Sampled map[string]float64 `json:"sampled,omitempty"`
+	Greedy   map[string]float64 `json:"greedy"`
+	Sampled  map[string]float64 `json:"sampled,omitempty"`
+	Errors   map[string]int     `json:"errors,omitempty"` // failed verdicts, by reward
+	Verdicts map[string]int     `json:"verdicts"`         // verdicts asked, by reward
+	// LastError is each failing reward's last error.
+	LastError map[string]string `json:"-"`
+}
+
+// ErrorShare is the largest share of any reward's verdicts that failed,
+// and that reward's name.
+func (r EvalResult) ErrorShare() (float64, string) {
+	worst, name := 0.0, ""
+	for k, n := range r.Errors {
+		if v := r.Verdicts[k]; v > 0 && float64(n)/float64(v) > worst {
+			worst, name = float64(n)/float64(v), k
+		}
+	}
+	return worst, name
 }
 
 // Evaluate answers the first c.Prompts test prompts greedily and, when
@@ -37,7 +56,7 @@ func Evaluate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Ve
 		prompts[i] = t.Prompt(task.Test, i)
 		texts[i] = prompts[i].Text
 	}
-	res := EvalResult{}
+	res := EvalResult{Verdicts: map[string]int{}}
 	run := func(group int, sc sample.Config) (map[string]float64, error) {
 		out, err := p.Generate(ctx, texts, group, sc)
 		if err != nil {
@@ -48,7 +67,19 @@ func Evaluate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Ve
 		for i, r := range out {
 			ps[i], resp[i] = prompts[r.Prompt], r.Text
 		}
-		verdicts, _ := verifyAll(ctx, vs, ps, resp, c.Workers, c.Timeout)
+		verdicts, failed := verifyAll(ctx, vs, ps, resp, c.Workers, c.Timeout)
+		n, last := failureCounts(failed, len(vs))
+		for k, v := range vs {
+			res.Verdicts[v.Name()] += len(verdicts[k])
+			if n[k] == 0 {
+				continue
+			}
+			if res.Errors == nil {
+				res.Errors, res.LastError = map[string]int{}, map[string]string{}
+			}
+			res.Errors[v.Name()] += n[k]
+			res.LastError[v.Name()] = last[k].Error()
+		}
 		return meanScores(vs, verdicts), ctx.Err()
 	}
 	var err error

@@ -39,10 +39,10 @@ func TestResumeRefusesDamagedMetrics(t *testing.T) {
 		{"torn line", edit(func(ls []string) []string { ls[1] = ls[1][:len(ls[1])/2] + "\n"; return ls }), []string{"metrics.jsonl", "line 2"}},
 		{"not an object", edit(func(ls []string) []string { ls[2] = "[1, 2]\n"; return ls }), []string{"metrics.jsonl", "line 3"}},
 		{"no step", edit(func(ls []string) []string { ls[0] = `{"lr": 1}` + "\n"; return ls }), []string{"metrics.jsonl", "line 1", `"step"`}},
-		{"gap", edit(func(ls []string) []string { return append(ls[:1], ls[2:]...) }), []string{"metrics.jsonl", "line 2", "step 1 is missing"}},
-		{"duplicate", edit(func(ls []string) []string { return append(ls[:2], append([]string{ls[1]}, ls[2:]...)...) }), []string{"metrics.jsonl", "line 3", "step 1 again"}},
+		{"gap", edit(func(ls []string) []string { return append(ls[:1], ls[2:]...) }), []string{"metrics.jsonl", "line 2", "step 2 is missing"}},
+		{"duplicate", edit(func(ls []string) []string { return append(ls[:2], append([]string{ls[1]}, ls[2:]...)...) }), []string{"metrics.jsonl", "line 3", "step 2 again"}},
 		{"out of order", edit(func(ls []string) []string { ls[1], ls[2] = ls[2], ls[1]; return ls }), []string{"metrics.jsonl", "line 2"}},
-		{"short of the checkpoint", edit(func(ls []string) []string { return ls[:2] }), []string{"metrics.jsonl", "ends after step 1", "checkpoint is at step 4", "steps 2 to 3 are missing"}},
+		{"short of the checkpoint", edit(func(ls []string) []string { return ls[:2] }), []string{"metrics.jsonl", "ends after step 2", "checkpoint is at step 4", "steps 3 to 4 are missing"}},
 		{"missing file", "", []string{"metrics.jsonl does not exist", "checkpoint is at step 4"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

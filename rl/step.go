@@ -20,6 +20,11 @@ type stepRecord struct {
 	metrics run.Metrics
 	samples []run.Sample
 	summary string // for the progress bar
+	applied int    // updates applied (not skipped)
+	// verifyFailed and verifyTotal count each reward's failed and total
+	// verdicts; lastError is each reward's last failure.
+	verifyFailed, verifyTotal []int
+	lastError                 []error
 }
 
 // stepSeed derives the seed of step s from the run's seed, so a resumed
@@ -57,8 +62,12 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	}
 	t1 := time.Now()
 	verdicts, verr := verifyAll(ctx, t.rewards, respPrompts, texts, c.VerifyWorkers, time.Duration(c.VerifyTimeout))
-	for _, e := range verr {
-		fmt.Fprintf(t.log, "\nstep %d: verifier error (scored 0): %v\n", s, e)
+	for j, e := range verr {
+		if j == 3 {
+			fmt.Fprintf(t.log, "\nstep %d: %d more verifier errors (see verify/errors/* in metrics.jsonl)\n", s+1, len(verr)-j)
+			break
+		}
+		fmt.Fprintf(t.log, "\nstep %d: verifier error (scored 0): %v\n", s+1, e)
 	}
 	if err := ctx.Err(); err != nil {
 		return stepRecord{}, err
@@ -94,7 +103,7 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 		}
 		if st.Skipped {
 			skipped++
-			fmt.Fprintf(t.log, "\nstep %d: non-finite loss or gradient (loss %v, norm %v): update skipped, weights unchanged\n", s, st.Loss, st.GradNorm)
+			fmt.Fprintf(t.log, "\nstep %d: non-finite loss, gradient, weight or moment (loss %v, norm %v): update skipped, weights unchanged\n", s+1, st.Loss, st.GradNorm)
 			continue
 		}
 		updates++
@@ -103,8 +112,11 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	tUpdate := time.Since(t3)
 	total := time.Since(start)
 
+	failed, lastErr := failureCounts(verr, len(t.rewards))
+	// step is the number of steps completed with this one, as checkpoint
+	// names and the progress bar count.
 	m := run.Metrics{
-		run.KeyStep: float64(s), "lr": lr, "update/skipped": float64(skipped), "verify/errors": float64(len(verr)),
+		run.KeyStep: float64(s + 1), "lr": lr, "update/skipped": float64(skipped), "verify/errors": float64(len(verr)),
 		"time/sample": tSample.Seconds(), "time/verify": tVerify.Seconds(), "time/credit": tCredit.Seconds(),
 		"time/update": tUpdate.Seconds(), run.KeyTimeStep: total.Seconds(),
 		run.KeyCreditOverhead: tCredit.Seconds() / total.Seconds(),
@@ -117,6 +129,11 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	}
 	for k, v := range cm {
 		m[k] = v
+	}
+	asked := make([]int, len(t.rewards))
+	for k, v := range t.rewards {
+		m["verify/errors/"+v.Name()] = float64(failed[k])
+		asked[k] = len(verdicts[k])
 	}
 	t.rewardMetrics(m, verdicts, G)
 	lengths := make([]float64, N)
@@ -131,7 +148,8 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 			}
 		}
 	}
-	return stepRecord{metrics: m, samples: t.sampleRecords(s, res, respPrompts, texts, verdicts, adv), summary: t.summary(m)}, nil
+	return stepRecord{metrics: m, samples: t.sampleRecords(s, res, respPrompts, texts, verdicts, adv), summary: t.summary(m, failed),
+		applied: updates, verifyFailed: failed, verifyTotal: asked, lastError: lastErr}, nil
 }
 
 // batch assembles what the credit method sees.
@@ -246,7 +264,7 @@ func (t *Trainer) sampleRecords(s int, res []sample.Response, prompts []reward.P
 		i := j * len(res) / n
 		r := res[i]
 		rec := run.Sample{
-			Step: s, Index: i, Prompt: prompts[i].Text, Response: texts[i],
+			Step: s + 1, Index: i, Prompt: prompts[i].Text, Response: texts[i],
 			Offsets: r.Offsets, Advantages: adv.Tokens[i],
 		}
 		if i < len(adv.Response) {
@@ -276,17 +294,24 @@ func (t *Trainer) sampleRecords(s int, res []sample.Response, prompts []reward.P
 	return out
 }
 
-// summary is the progress bar's text: the rewards' means and the loss.
-func (t *Trainer) summary(m run.Metrics) string {
+// summary is the progress bar's text: the rewards' means, and how many
+// of a reward's verdicts failed this step when any did (a failed verdict
+// scores 0, which would otherwise look like a real zero).
+func (t *Trainer) summary(m run.Metrics, failed []int) string {
 	var parts []string
-	names := make([]string, 0, len(t.rewards))
-	for _, v := range t.rewards {
-		names = append(names, v.Name())
+	idx := make([]int, len(t.rewards))
+	for k := range idx {
+		idx[k] = k
 	}
-	sort.Strings(names)
-	for _, n := range names {
+	sort.Slice(idx, func(a, b int) bool { return t.rewards[idx[a]].Name() < t.rewards[idx[b]].Name() })
+	for _, k := range idx {
+		n := t.rewards[k].Name()
 		if x, ok := m[run.RewardKey(n, "mean")]; ok {
-			parts = append(parts, fmt.Sprintf("%s %.2f", n, x))
+			part := fmt.Sprintf("%s %.2f", n, x)
+			if failed[k] > 0 {
+				part += fmt.Sprintf(" (%d failed)", failed[k])
+			}
+			parts = append(parts, part)
 		}
 	}
 	return strings.Join(parts, " ")

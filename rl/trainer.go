@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/internal/atomicfile"
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/policy"
@@ -37,10 +39,30 @@ type Trainer struct {
 	samples *run.Log[run.Sample]
 	log     io.Writer
 
+	// skippedSteps counts consecutive steps none of whose updates could be
+	// applied; at maxSkippedSteps the run stops.
+	skippedSteps int
+	// verifyLog holds each recent step's failed and total verdicts per
+	// reward, for MaxVerifyErrors.
+	verifyLog [][2][]int
+	// verifyErrors counts each reward's failed verdicts over the whole run.
+	verifyErrors []int
+
 	// advantageHook lets tests corrupt advantages (a non-finite value must
 	// skip the update).
 	advantageHook func([][]float64)
 }
+
+// maxSkippedSteps is how many steps in a row may apply no update (every
+// update had a non-finite loss, gradient, weight or moment) before the run
+// stops with an error: one such step can be a bad batch, three in a row
+// mean the settings (a learning rate or decay far too large) or the
+// weights are broken, and training on would only waste time.
+const maxSkippedSteps = 3
+
+// verifyWindow is the number of recent steps over which each reward's
+// share of failed verdicts is held against Config.MaxVerifyErrors.
+const verifyWindow = 5
 
 // Option changes how New builds a Trainer.
 type Option func(*Trainer)
@@ -49,32 +71,59 @@ type Option func(*Trainer)
 // Influencer; cmd/credo loads it from Config.PRM.
 func WithPRM(p credit.Influencer) Option { return func(t *Trainer) { t.prm = p } }
 
+// checker is a verifier that can be asked once, before training, whether
+// it can work at all (a judge: is its server up, does it know the model).
+type checker interface {
+	Check(ctx context.Context) error
+}
+
 // New checks the configuration against everything it names (task, method,
-// policy, judges, PRM) and prepares the run directory, before any
-// training. With resume, it continues from the run's latest checkpoint.
-func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Option) (*Trainer, error) {
+// policy, judges and their servers, PRM) before it touches the disk, then
+// prepares the run directory. A failed start leaves no folder behind.
+//
+// With resume, the run in c.Out continues from its latest checkpoint with
+// the configuration it was started with: c must equal the saved one except
+// in the settings ResumeMayChange lists, and changes to those are recorded
+// in resumes.json. Resuming a folder that holds no run is an error.
+// Configuration problems are *ConfigError.
+func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Option) (_ *Trainer, err error) {
 	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid configuration: %w", err)
+		return nil, &ConfigError{err}
 	}
 	t := &Trainer{c: c, log: log}
 	for _, o := range opts {
 		o(t)
 	}
-	var err error
-	if t.task, err = NewTask(c.Task, c.TaskSeed, c.Difficulty); err != nil {
-		return nil, err
+	var changes []Change
+	if resume {
+		saved, err := LoadRunConfig(c.Out)
+		if err != nil {
+			return nil, err
+		}
+		var refused Problems
+		changes, refused = resumeDiff(saved, c)
+		if len(refused) > 0 {
+			return nil, &ConfigError{&ResumeConflict{refused, ResumeMayChange()}}
+		}
+	} else if st, err := os.Stat(c.Out); err == nil && !st.IsDir() {
+		return nil, &ConfigError{Problems{{"out", c.Out + " is a file, not a run directory"}}}
+	} else if entries, _ := os.ReadDir(c.Out); len(entries) > 0 {
+		return nil, configErr("run directory %s is not empty: pass --resume to continue it, or choose another --out", c.Out)
 	}
+	if t.task, err = NewTask(c.Task, c.TaskSeed, c.Difficulty); err != nil {
+		return nil, &ConfigError{err}
+	}
+	defer func() {
+		if cl, ok := t.task.(io.Closer); ok && err != nil {
+			cl.Close() // a task may hold files (sql: its database)
+		}
+	}()
 	if t.method, err = credit.New(c.Method, c.Credit); err != nil {
-		return nil, err
+		return nil, &ConfigError{err}
 	}
 	t.needs = credit.RequirementsOf(t.method)
-	t.rewards = t.task.Rewards()
-	for _, spec := range c.Judges {
-		v, err := reward.New("judge", spec)
-		if err != nil {
-			return nil, fmt.Errorf("judge %q: %w", spec, err)
-		}
-		t.rewards = append(t.rewards, v)
+	if t.rewards, err = TaskRewards(t.task, c.Judges); err != nil {
+		return nil, err
 	}
 	if err := t.checkNeeds(ctx); err != nil {
 		return nil, err
@@ -91,21 +140,95 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	}
 	for name := range c.Weights {
 		if !hasReward(t.rewards, name) {
-			return nil, fmt.Errorf("reward_weights names %q, which is not a reward of task %s (rewards: %s)", name, c.Task, rewardNames(t.rewards))
+			return nil, &ConfigError{Problems{{"reward_weights." + name, fmt.Sprintf("%q is not a reward of task %s (rewards: %s)", name, c.Task, rewardNames(t.rewards))}}}
 		}
 	}
+	t.verifyErrors = make([]int, len(t.rewards))
+	if err := CheckVerifiers(ctx, t.rewards); err != nil {
+		return nil, err
+	}
 	t.loss = Loss{ClipLow: c.ClipLow, ClipHigh: c.ClipHigh, KLBeta: c.KLBeta, Agg: c.LossAgg, MaxTokens: c.MaxTokens}
-	if err := t.openRun(resume); err != nil {
+	ckpt := ""
+	if resume {
+		if ckpt, err = latestCheckpoint(c.Out); err != nil {
+			return nil, err
+		}
+	}
+	if ckpt != "" {
+		if err := t.loadCheckpoint(ckpt); err != nil {
+			return nil, err
+		}
+	} else if err := t.startPolicy(); err != nil {
 		return nil, err
 	}
 	if c.KLBeta > 0 {
 		ref, err := policy.Load(c.Init)
 		if err != nil {
-			return nil, fmt.Errorf("reference policy: %w", err)
+			return nil, &ConfigError{Problems{{"init", "the reference policy of the KL term: " + err.Error()}}}
 		}
 		t.ref = ref.Model
 	}
-	return t, nil
+	// Everything is checked: only now does the run directory change.
+	if resume {
+		err = t.prepareResume(ckpt, changes)
+	} else {
+		err = t.createRun()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ckpt != "" {
+		fmt.Fprintf(t.log, "resuming %s from %s (step %d)\n", c.Out, ckpt, t.step)
+	}
+	return t, t.openLogs()
+}
+
+// TaskRewards is the task's rewards followed by the judges'. Reward names
+// must be unique: metrics, weights and credit are keyed by name.
+func TaskRewards(tk task.Task, judges []string) ([]reward.Verifier, error) {
+	vs := slices.Clone(tk.Rewards())
+	for _, spec := range judges {
+		v, err := reward.New("judge", spec)
+		if err != nil {
+			return nil, &ConfigError{fmt.Errorf("judge %q: %w", spec, err)}
+		}
+		for _, w := range vs {
+			if w.Name() == v.Name() {
+				return nil, &ConfigError{fmt.Errorf("judge %q: its name %q is already the name of a reward of task %s (rewards: %s): give the judge another name=", spec, v.Name(), tk.Name(), rewardNames(vs))}
+			}
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
+}
+
+// CheckVerifiers asks every verifier that can say so whether it can work
+// at all (a judge whose server is down or does not know its model would
+// otherwise score every response 0 and the run would look like it learns
+// nothing).
+func CheckVerifiers(ctx context.Context, vs []reward.Verifier) error {
+	for _, v := range vs {
+		if c, ok := v.(checker); ok {
+			if err := c.Check(ctx); err != nil {
+				return err // a checker's error names it (judge q: …)
+			}
+		}
+	}
+	return nil
+}
+
+// startPolicy loads the initial policy and a fresh optimizer.
+func (t *Trainer) startPolicy() error {
+	p, err := policy.Load(t.c.Init)
+	if err != nil {
+		return &ConfigError{Problems{{"init", err.Error()}}}
+	}
+	t.policy = p
+	t.opt, err = model.NewTrainer(p.Model, t.c.Optimizer, t.loss)
+	if err != nil {
+		return &ConfigError{err}
+	}
+	return nil
 }
 
 func hasReward(vs []reward.Verifier, name string) bool {
@@ -129,7 +252,7 @@ func rewardNames(vs []reward.Verifier) string {
 // something this run cannot give it.
 func (t *Trainer) checkNeeds(ctx context.Context) error {
 	if t.needs.PRM && t.prm == nil {
-		return fmt.Errorf("method %s needs a process reward model: pass --prm DIR (train one with `credo prm train`)", t.c.Method)
+		return configErr("method %s needs a process reward model: pass --prm DIR (train one with `credo prm train`)", t.c.Method)
 	}
 	if t.needs.InfoBlocks {
 		// Ask every verifier about an empty answer to the first prompt: a
@@ -141,53 +264,71 @@ func (t *Trainer) checkNeeds(ctx context.Context) error {
 				return nil
 			}
 		}
-		return fmt.Errorf("method %s replays prompts without each reward's information block, but task %s's rewards (%s) give none: use span or gdpo", t.c.Method, t.c.Task, rewardNames(t.rewards))
+		return configErr("method %s replays prompts without each reward's information block, but task %s's rewards (%s) give none: use span or gdpo", t.c.Method, t.c.Task, rewardNames(t.rewards))
 	}
 	return nil
 }
 
-// openRun prepares the run directory: a fresh one, or a resumed one whose
-// logs are cut back to its latest checkpoint.
-func (t *Trainer) openRun(resume bool) error {
-	dir := t.c.Out
-	ckpt := ""
-	if resume {
-		var err error
-		if ckpt, err = latestCheckpoint(dir); err != nil {
-			return err
-		}
-	} else if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-		return fmt.Errorf("run directory %s is not empty: pass --resume to continue it, or choose another --out", dir)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "checkpoints"), 0o755); err != nil {
+// createRun makes a fresh run directory whole: config.json, empty logs and
+// checkpoints/ are written into a temporary sibling folder that is renamed
+// into place, so the directory either does not exist or holds a run.
+func (t *Trainer) createRun() error {
+	dir := filepath.Clean(t.c.Out)
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, atomicfile.DirMode); err != nil {
 		return fmt.Errorf("run directory: %w", err)
 	}
-	if ckpt != "" {
-		if err := t.loadCheckpoint(ckpt); err != nil {
-			return err
-		}
-		fmt.Fprintf(t.log, "resuming %s from %s (step %d)\n", dir, ckpt, t.step)
-	} else {
-		p, err := policy.Load(t.c.Init)
-		if err != nil {
-			return err
-		}
-		t.policy = p
-		if t.opt, err = model.NewTrainer(p.Model, t.c.Optimizer, t.loss); err != nil {
-			return err
-		}
+	tmp, err := atomicfile.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("run directory: %w", err)
 	}
+	err = errors.Join(
+		os.Mkdir(filepath.Join(tmp, "checkpoints"), atomicfile.DirMode),
+		run.WriteJSON(filepath.Join(tmp, "config.json"), t.c),
+		run.WriteFile(filepath.Join(tmp, "metrics.jsonl"), nil),
+		run.WriteFile(filepath.Join(tmp, "samples.jsonl"), nil),
+	)
+	if err == nil {
+		os.Remove(dir) // an empty folder in the way (New refused a non-empty one)
+		err = os.Rename(tmp, dir)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("run directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// prepareResume cleans a resumed run's directory of what a killed
+// checkpoint write left behind, and records any settings that changed.
+func (t *Trainer) prepareResume(ckpt string, changes []Change) error {
+	if err := removeStrayCheckpoints(filepath.Join(t.c.Out, "checkpoints"), t.log); err != nil {
+		return err
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	if err := recordResume(t.c.Out, ResumeRecord{Step: t.step, Checkpoint: filepath.Base(ckpt), Changes: changes}); err != nil {
+		return err
+	}
+	for _, ch := range changes {
+		fmt.Fprintf(t.log, "resume: %s changes from %v to %v (recorded in resumes.json)\n", ch.Key, ch.From, ch.To)
+	}
+	return run.WriteJSON(filepath.Join(t.c.Out, "config.json"), t.c)
+}
+
+// openLogs opens metrics.jsonl and samples.jsonl, cut back to the steps
+// the current weights have seen (a resumed run drops the lines past its
+// checkpoint).
+func (t *Trainer) openLogs() error {
 	var err error
-	if t.metrics, err = run.OpenMetrics(filepath.Join(dir, run.MetricsFile), t.step); err != nil {
+	if t.metrics, err = run.OpenMetrics(filepath.Join(t.c.Out, run.MetricsFile), t.step); err != nil {
 		return err
 	}
-	if t.samples, err = run.OpenSamples(filepath.Join(dir, run.SamplesFile), t.step); err != nil {
+	if t.samples, err = run.OpenSamples(filepath.Join(t.c.Out, run.SamplesFile), t.step); err != nil {
 		return err
 	}
-	if err := errors.Join(t.metrics.Save(), t.samples.Save()); err != nil {
-		return err
-	}
-	return run.WriteJSON(filepath.Join(dir, "config.json"), t.c)
+	return errors.Join(t.metrics.Save(), t.samples.Save())
 }
 
 // Step is the number of completed training steps.
@@ -201,7 +342,11 @@ func (t *Trainer) Done() bool { return t.step >= t.c.Steps }
 
 // Run trains until Config.Steps, evaluating and checkpointing on the way.
 // When ctx is cancelled (SIGINT, SIGTERM) it writes a checkpoint of the
-// last completed step and returns ctx's error.
+// last completed step and returns an *InterruptedError wrapping ctx's
+// error. It stops with an error when maxSkippedSteps steps in a row apply
+// no update, and when a reward's verdicts fail more often than
+// Config.MaxVerifyErrors; the last checkpoint then holds the last good
+// weights.
 func (t *Trainer) Run(ctx context.Context) error {
 	bar := progress.New(t.log, "train", t.step, t.c.Steps)
 	defer bar.Done()
@@ -211,7 +356,7 @@ func (t *Trainer) Run(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return t.interrupted(ctx)
 			}
-			return fmt.Errorf("step %d: %w", t.step, err)
+			return fmt.Errorf("step %d: %w", t.step+1, err)
 		}
 		t.step++
 		if t.c.EvalEvery > 0 && t.step%t.c.EvalEvery == 0 || t.step == t.c.Steps {
@@ -228,6 +373,9 @@ func (t *Trainer) Run(ctx context.Context) error {
 		if err := t.samples.Append(rec.samples...); err != nil {
 			return err
 		}
+		if err := t.health(rec); err != nil {
+			return err
+		}
 		if t.c.CheckpointEvery > 0 && t.step%t.c.CheckpointEvery == 0 || t.step == t.c.Steps {
 			if err := t.saveCheckpoint(); err != nil {
 				return err
@@ -241,6 +389,58 @@ func (t *Trainer) Run(ctx context.Context) error {
 	return nil
 }
 
+// health stops a run that cannot go anywhere: updates skipped step after
+// step, or a reward whose verdicts keep failing.
+func (t *Trainer) health(rec stepRecord) error {
+	if rec.applied == 0 {
+		t.skippedSteps++
+	} else {
+		t.skippedSteps = 0
+	}
+	if t.skippedSteps >= maxSkippedSteps {
+		return fmt.Errorf("step %d: no update could be applied in %d steps in a row (a non-finite loss, gradient, weight or moment each time; the weights were left as they were): "+
+			"the learning rate (lr %v) or weight decay (%v) is probably far too large%s",
+			t.step, t.skippedSteps, t.c.Peak, t.c.Optimizer.WeightDecay, t.lastCheckpointNote())
+	}
+	t.verifyLog = append(t.verifyLog, [2][]int{rec.verifyFailed, rec.verifyTotal})
+	if len(t.verifyLog) > verifyWindow {
+		t.verifyLog = t.verifyLog[1:]
+	}
+	for k, v := range t.rewards {
+		t.verifyErrors[k] += rec.verifyFailed[k]
+		failed, total := 0, 0
+		for _, s := range t.verifyLog {
+			failed, total = failed+s[0][k], total+s[1][k]
+		}
+		if total > 0 && float64(failed) > t.c.MaxVerifyErrors*float64(total) {
+			return fmt.Errorf("step %d: %d of the last %d verdicts of reward %s failed, more than max_verify_errors (%v) allows (last error: %v)%s",
+				t.step, failed, total, v.Name(), t.c.MaxVerifyErrors, rec.lastError[k], t.lastCheckpointNote())
+		}
+	}
+	return nil
+}
+
+// lastCheckpointNote says where the last good state is, for errors that
+// stop a run.
+func (t *Trainer) lastCheckpointNote() string {
+	if ck, err := latestCheckpoint(t.c.Out); err == nil && ck != "" {
+		return "; the last checkpoint is " + ck
+	}
+	return ""
+}
+
+// VerifyErrors is the number of failed verdicts of each reward so far in
+// this process, by reward name (only rewards that failed at least once).
+func (t *Trainer) VerifyErrors() map[string]int {
+	out := map[string]int{}
+	for k, v := range t.rewards {
+		if t.verifyErrors[k] > 0 {
+			out[v.Name()] = t.verifyErrors[k]
+		}
+	}
+	return out
+}
+
 func (t *Trainer) interruptedWith(ctx context.Context, rec stepRecord) error {
 	if err := errors.Join(t.metrics.Append(rec.metrics), t.samples.Append(rec.samples...)); err != nil {
 		return err
@@ -248,14 +448,32 @@ func (t *Trainer) interruptedWith(ctx context.Context, rec stepRecord) error {
 	return t.interrupted(ctx)
 }
 
-// interrupted checkpoints the last completed step so --resume continues
+// InterruptedError is a run stopped by its context (SIGINT, SIGTERM) after
+// Step completed steps, whose state is in Checkpoint ("" when no step had
+// completed: there was nothing to keep). What to run next depends on the
+// command, so the trainer does not say it.
+type InterruptedError struct {
+	Dir        string
+	Step       int
+	Checkpoint string
+	Err        error // the context's error
+}
+
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("interrupted after step %d: checkpoint %s written", e.Step, e.Checkpoint)
+}
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// interrupted checkpoints the last completed step so a resume continues
 // exactly where the run stopped.
 func (t *Trainer) interrupted(ctx context.Context) error {
+	if t.step == 0 { // nothing done: a resume starts from Init
+		return &InterruptedError{Dir: t.c.Out, Err: ctx.Err()}
+	}
 	if err := t.saveCheckpoint(); err != nil {
 		return fmt.Errorf("interrupted, and the checkpoint failed: %w", err)
 	}
-	fmt.Fprintf(t.log, "\ninterrupted: checkpoint of step %d written to %s; continue with --resume\n", t.step, t.c.Out)
-	return ctx.Err()
+	return &InterruptedError{Dir: t.c.Out, Step: t.step, Checkpoint: filepath.Join(t.c.Out, "checkpoints", checkpointName(t.step)), Err: ctx.Err()}
 }
 
 // evaluate adds the test-split rewards to a step's metrics.
@@ -269,6 +487,13 @@ func (t *Trainer) evaluate(ctx context.Context, rec stepRecord) error {
 	})
 	if err != nil {
 		return fmt.Errorf("evaluate at step %d: %w", t.step, err)
+	}
+	for k, n := range res.Errors {
+		rec.metrics["eval/errors/"+k] = float64(n)
+	}
+	if share, name := res.ErrorShare(); share > t.c.MaxVerifyErrors {
+		return fmt.Errorf("evaluate at step %d: %d of %d verdicts of reward %s failed, more than max_verify_errors (%v) allows (last error: %s)%s",
+			t.step, res.Errors[name], res.Verdicts[name], name, t.c.MaxVerifyErrors, res.LastError[name], t.lastCheckpointNote())
 	}
 	for k, v := range res.Greedy {
 		rec.metrics["eval/greedy/"+k] = v

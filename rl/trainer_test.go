@@ -216,14 +216,14 @@ func TestConfigErrors(t *testing.T) {
 		opts   []Option
 		want   string
 	}{
-		{"group of one", func(c *Config) { c.Group = 1 }, nil, "group must be at least 2"},
+		{"group of one", func(c *Config) { c.Group = 1 }, nil, "group: must be at least 2"},
 		{"unknown method", func(c *Config) { c.Method = "ppo" }, nil, "known: gdpo, grpo, mrtpo, p2t, p2t-step, span"},
 		{"unknown task", func(c *Config) { c.Task = "chess" }, nil, "unknown task"},
 		{"p2t without PRM", func(c *Config) { c.Method = "p2t" }, nil, "--prm"},
 		{"bad aggregation", func(c *Config) { c.LossAgg = "sum" }, nil, "loss_agg"},
 		{"no init", func(c *Config) { c.Init = "" }, nil, "init"},
 		{"missing init folder", func(c *Config) { c.Init = filepath.Join(t.TempDir(), "none") }, nil, "not a checkpoint folder"},
-		{"unknown weight", func(c *Config) { c.Weights = map[string]float64{"speed": 2} }, nil, `"speed", which is not a reward`},
+		{"unknown weight", func(c *Config) { c.Weights = map[string]float64{"speed": 2} }, nil, `"speed" is not a reward`},
 		{"bad judge", func(c *Config) { c.Judges = []string{"url=nowhere"} }, nil, "judge"},
 		{"bad beta", func(c *Config) { c.Credit.Beta = 2 }, nil, "credit"},
 	}

@@ -13,8 +13,9 @@ import (
 // verifyAll scores every response with every verifier on a bounded pool
 // of workers, each verdict under its own time limit. A verifier that fails
 // or times out gives that response a zero score with the reason; the batch
-// goes on. It returns verdicts [K][N] and the failures, for the log.
-func verifyAll(ctx context.Context, vs []reward.Verifier, prompts []reward.Prompt, responses []string, workers int, limit time.Duration) ([][]reward.Verdict, []error) {
+// goes on. It returns verdicts [K][N] and the failures, for the log and
+// the error counts.
+func verifyAll(ctx context.Context, vs []reward.Verifier, prompts []reward.Prompt, responses []string, workers int, limit time.Duration) ([][]reward.Verdict, []verifyFailure) {
 	K, N := len(vs), len(responses)
 	out := make([][]reward.Verdict, K)
 	for k := range out {
@@ -23,7 +24,7 @@ func verifyAll(ctx context.Context, vs []reward.Verifier, prompts []reward.Promp
 	type job struct{ k, i int }
 	jobs := make(chan job)
 	var mu sync.Mutex
-	var errs []error
+	var errs []verifyFailure
 	var wg sync.WaitGroup
 	for range max(1, workers) {
 		wg.Add(1)
@@ -34,7 +35,7 @@ func verifyAll(ctx context.Context, vs []reward.Verifier, prompts []reward.Promp
 				out[j.k][j.i] = v
 				if err != nil {
 					mu.Lock()
-					errs = append(errs, fmt.Errorf("%s on response %d (%s): %w", vs[j.k].Name(), j.i, prompts[j.i].ID, err))
+					errs = append(errs, verifyFailure{j.k, fmt.Errorf("%s on response %d (%s): %w", vs[j.k].Name(), j.i, prompts[j.i].ID, err)})
 					mu.Unlock()
 				}
 			}
@@ -48,6 +49,27 @@ func verifyAll(ctx context.Context, vs []reward.Verifier, prompts []reward.Promp
 	close(jobs)
 	wg.Wait()
 	return out, errs
+}
+
+// verifyFailure is a verdict that failed: reward k's verifier returned an
+// error (the response scored 0).
+type verifyFailure struct {
+	k   int
+	err error
+}
+
+func (f verifyFailure) Error() string { return f.err.Error() }
+func (f verifyFailure) Unwrap() error { return f.err }
+
+// failureCounts is the number of failures of each of K rewards, and the
+// last failure of each (nil when none).
+func failureCounts(fs []verifyFailure, K int) ([]int, []error) {
+	n, last := make([]int, K), make([]error, K)
+	for _, f := range fs {
+		n[f.k]++
+		last[f.k] = f.err
+	}
+	return n, last
 }
 
 // verifyOne runs one verifier under a time limit. Verifiers honour their

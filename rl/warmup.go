@@ -47,6 +47,40 @@ func DefaultWarmup() WarmupConfig {
 	}
 }
 
+// Validate checks the settings that need no files, naming each bad one by
+// its warmup.json key (demo.* and eval.* nested); WarmUp checks the rest.
+func (c WarmupConfig) Validate() error {
+	var ps Problems
+	bad := func(key, format string, args ...any) { ps = append(ps, Problem{key, fmt.Sprintf(format, args...)}) }
+	ps = append(ps, nonFinite(c, "")...)
+	for _, f := range []struct {
+		key string
+		v   int
+	}{{"steps", c.Steps}, {"batch", c.Batch}, {"demos", c.Demos}} {
+		if f.v < 1 {
+			bad(f.key, "must be at least 1, got %d", f.v)
+		}
+	}
+	if _, err := NewModelConfig(c.Size, 256); err != nil && c.Init == "" {
+		bad("size", "%v", err)
+	}
+	ps = append(ps, validateSchedule(c.Schedule)...)
+	ps = append(ps, validateAdamW(c.Optimizer, c.Peak)...)
+	if !(c.Demo.DefaultFlawRate >= 0 && c.Demo.DefaultFlawRate <= 1) {
+		bad("demo.DefaultFlawRate", "must be a share in [0, 1], got %v", c.Demo.DefaultFlawRate)
+	}
+	if !(c.Demo.BlockRate >= 0 && c.Demo.BlockRate <= 1) {
+		bad("demo.BlockRate", "must be a share in [0, 1], got %v", c.Demo.BlockRate)
+	}
+	if c.Eval.Prompts < 0 || c.Eval.MaxTokens < 1 && c.Eval.Prompts > 0 {
+		bad("eval.eval_prompts", "must be ≥ 0, with eval_max_tokens ≥ 1 when positive (got %d and %d)", c.Eval.Prompts, c.Eval.MaxTokens)
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps
+}
+
 // NewModelConfig returns the named preset for a vocabulary.
 func NewModelConfig(size string, vocab int) (model.Config, error) {
 	switch size {
@@ -78,16 +112,19 @@ type WarmupReport struct {
 // response tokens only, evaluates it on the test split, and saves it to out.
 func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*policy.Policy, WarmupReport, error) {
 	var rep WarmupReport
-	if c.Steps < 1 || c.Batch < 1 || c.Demos < 1 {
-		return nil, rep, fmt.Errorf("warm-up: steps, batch and demos must be positive (got %d, %d, %d)", c.Steps, c.Batch, c.Demos)
+	if err := c.Validate(); err != nil {
+		return nil, rep, &ConfigError{err}
 	}
 	t, err := NewTask(c.Task, c.TaskSeed, c.Difficulty)
 	if err != nil {
-		return nil, rep, fmt.Errorf("warm-up: %w", err)
+		return nil, rep, &ConfigError{err}
 	}
 	p, err := initPolicy(c)
+	if err != nil && c.Init != "" {
+		return nil, rep, &ConfigError{Problems{{"init", err.Error()}}}
+	}
 	if err != nil {
-		return nil, rep, err
+		return nil, rep, &ConfigError{err}
 	}
 	demos := t.Demos(c.Demos, c.Seed, c.Demo)
 	seqs, masks, skipped := demoSequences(demos, p.Tok, p.Model.Config.MaxPositionEmbeddings)
@@ -110,6 +147,7 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 	sched.Steps = c.Steps
 	bar := progress.New(log, "warm-up", 0, c.Steps)
 	start := time.Now()
+	stuck := 0 // steps in a row whose update was skipped
 	for step := range c.Steps {
 		if err := ctx.Err(); err != nil {
 			return nil, rep, err
@@ -126,7 +164,15 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 		}
 		st, err := tr.Step(ctx, bs, [][][]float32{bm}, sched.At(step))
 		if err != nil {
-			return nil, rep, fmt.Errorf("warm-up step %d: %w", step, err)
+			return nil, rep, fmt.Errorf("warm-up step %d: %w", step+1, err)
+		}
+		if stuck++; !st.Skipped {
+			stuck = 0
+		}
+		if stuck >= maxSkippedSteps {
+			bar.Done()
+			return nil, rep, fmt.Errorf("warm-up step %d: no update could be applied in %d steps in a row (a non-finite loss, gradient, weight or moment each time): the learning rate (lr %v) or weight decay (%v) is probably far too large; nothing was saved",
+				step+1, stuck, c.Peak, c.Optimizer.WeightDecay)
 		}
 		rep.FinalLoss = st.Loss
 		el := time.Since(start).Seconds()

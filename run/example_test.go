@@ -19,19 +19,19 @@ func ExampleOpenMetrics() {
 	path := filepath.Join(dir, run.MetricsFile)
 
 	log, _ := run.OpenMetrics(path, 0) // a fresh run
-	for step := range 3 {
+	for step := 1; step <= 3; step++ {
 		log.Append(run.Metrics{run.KeyStep: float64(step), run.RewardKey("format", "mean"): float64(step) / 2})
 	}
 	resumed, err := run.OpenMetrics(path, 2) // the checkpoint is at step 2
 	fmt.Println(resumed.Len(), err)
 
 	// A gap is an error naming the file and the line; the file is kept.
-	os.WriteFile(path, []byte("{\"step\":0}\n{\"step\":2}\n"), 0o644)
+	os.WriteFile(path, []byte("{\"step\":1}\n{\"step\":3}\n"), 0o644)
 	_, err = run.OpenMetrics(path, 2)
 	fmt.Println(strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
 	// Output:
 	// 2 <nil>
-	// metrics.jsonl line 2: step 2 follows step 0: step 1 is missing (the file is left as it is: repair or restore it, or start a new run)
+	// metrics.jsonl line 2: step 3 follows step 1: step 2 is missing (the file is left as it is: repair or restore it, or start a new run)
 }
 
 // A value JSON cannot hold is written as null and read back as absent.

@@ -88,15 +88,16 @@ func OpenLog[T any](path string, check func(line int, rec T) (keep bool, err err
 }
 
 // OpenMetrics opens the metrics log of a run resumed after `steps`
-// completed steps (its checkpoint). The file must hold steps 0, 1, 2, …
-// in order, each once, at least up to steps-1; lines of later steps
-// (logged after the checkpoint, and redone) are left out of the Log. A
-// damaged line, a gap, a repeated step or a file that stops short of the
-// checkpoint is an error naming the file and the line, and the file is
-// left as it is: lost metrics cannot be rebuilt, so the user decides
-// (restore the file, or start a new run).
+// completed steps (its checkpoint). Steps count from 1 (the step a line
+// reports is the number of steps completed, as checkpoint names say). The
+// file must hold steps 1, 2, … in order, each once, at least up to steps;
+// lines of later steps (logged after the checkpoint, and redone) are left
+// out of the Log. A damaged line, a gap, a repeated step or a file that
+// stops short of the checkpoint is an error naming the file and the line,
+// and the file is left as it is: lost metrics cannot be rebuilt, so the
+// user decides (restore the file, or start a new run).
 func OpenMetrics(path string, steps int) (*Log[Metrics], error) {
-	next, first := 0, map[int]int{} // the step the next line must have; the line of each step
+	next, first := 1, map[int]int{} // the step the next line must have; the line of each step
 	l, err := OpenLog(path, func(n int, m Metrics) (bool, error) {
 		s := m.Step()
 		switch {
@@ -108,20 +109,20 @@ func OpenMetrics(path string, steps int) (*Log[Metrics], error) {
 		}
 		first[s] = n
 		next++
-		return s < steps, nil
+		return s <= steps, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s)", err, leftAsIs)
 	}
-	if next < steps {
+	if next <= steps {
 		what := "ends after step " + strconv.Itoa(next-1)
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			what = "does not exist"
-		} else if next == 0 {
+		} else if next == 1 {
 			what = "holds no step"
 		}
 		return nil, fmt.Errorf("%s %s, but the checkpoint is at step %d: %s (%s)",
-			path, what, steps, missing(next, steps-1), leftAsIs)
+			path, what, steps, missing(next, steps), leftAsIs)
 	}
 	return l, nil
 }
@@ -131,7 +132,7 @@ const leftAsIs = "the file is left as it is: repair or restore it, or start a ne
 
 // after says where a step came in a metrics log.
 func after(prev int) string {
-	if prev < 0 {
+	if prev < 1 {
 		return "comes first"
 	}
 	return "follows step " + strconv.Itoa(prev)
@@ -147,7 +148,7 @@ func missing(a, b int) string {
 
 // OpenSamples opens the samples log of a run resumed after `steps`
 // completed steps: every line must be a Sample, steps never decreasing
-// (a step may have no samples); lines of steps ≥ steps are left out. A
+// (a step may have no samples); lines of steps > steps are left out. A
 // damaged line is an error naming the file and the line.
 func OpenSamples(path string, steps int) (*Log[Sample], error) {
 	last := -1
@@ -156,7 +157,7 @@ func OpenSamples(path string, steps int) (*Log[Sample], error) {
 			return false, fmt.Errorf("step %d after step %d: the log is damaged", s.Step, last)
 		}
 		last = s.Step
-		return s.Step < steps, nil
+		return s.Step <= steps, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s)", err, leftAsIs)

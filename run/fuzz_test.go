@@ -10,9 +10,9 @@ import (
 // FuzzOpenMetrics: any metrics file either opens with exactly the steps
 // before the checkpoint or fails with an error, and is never changed.
 func FuzzOpenMetrics(f *testing.F) {
-	f.Add([]byte("{\"step\":0}\n{\"step\":1,\"a\":null}\n"), uint8(1))
-	f.Add([]byte("{\"step\":0}\n\n{\"step\":2}"), uint8(2))
-	f.Add([]byte("{\"step\":0.0}\n{\"step\":1e0}\n[]\nnull"), uint8(0))
+	f.Add([]byte("{\"step\":1}\n{\"step\":2,\"a\":null}\n"), uint8(1))
+	f.Add([]byte("{\"step\":1}\n\n{\"step\":3}"), uint8(2))
+	f.Add([]byte("{\"step\":1.0}\n{\"step\":2e0}\n[]\nnull"), uint8(0))
 	f.Add([]byte(`{"step":1048575}`), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, steps uint8) {
 		path := filepath.Join(t.TempDir(), MetricsFile)

@@ -30,7 +30,7 @@ func TestLogAppendReopenTruncate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for step := range 5 {
+	for step := 1; step <= 5; step++ {
 		if err := l.Append(Metrics{KeyStep: float64(step), "x": math.NaN()}); err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestLogAppendReopenTruncate(t *testing.T) {
 	if err := ReadLines(path, func(b []byte) error { lines = append(lines, string(b)); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if len(lines) != 3 || lines[2] != `{"step":2,"x":null}` {
+	if len(lines) != 3 || lines[2] != `{"step":3,"x":null}` {
 		t.Errorf("file after truncation: %q, want 3 lines, NaN written as null", lines)
 	}
 	// No temporary files are left behind.
@@ -68,19 +68,19 @@ func TestOpenMetricsDamage(t *testing.T) {
 		steps int
 		wants []string
 	}{
-		{"not JSON", "{\"step\":0}\n{\"step\":1,\"lo\n", 1, []string{"line 2", "unexpected end"}},
-		{"no step", "{\"step\":0}\n\n{\"loss\":1}\n", 1, []string{"line 3", `no numeric "step"`}},
-		{"text step", `{"step":"0"}`, 0, []string{"line 1", `no numeric "step"`}},
+		{"not JSON", "{\"step\":1}\n{\"step\":2,\"lo\n", 1, []string{"line 2", "unexpected end"}},
+		{"no step", "{\"step\":1}\n\n{\"loss\":1}\n", 1, []string{"line 3", `no numeric "step"`}},
+		{"text step", `{"step":"1"}`, 0, []string{"line 1", `no numeric "step"`}},
 		{"fractional step", `{"step":0.5}`, 0, []string{"line 1", "want an integer"}},
 		{"huge step", `{"step":1e12}`, 0, []string{"line 1", "want an integer"}},
 		{"null", "null", 0, []string{"line 1", "want a JSON object"}},
 		{"array", "[1]", 0, []string{"line 1"}},
-		{"first step missing", "{\"step\":1}\n", 0, []string{"line 1", "step 1 comes first: step 0 is missing"}},
-		{"gap", "{\"step\":0}\n{\"step\":3}\n", 1, []string{"line 2", "step 3 follows step 0: steps 1 to 2 are missing"}},
-		{"duplicate", "{\"step\":0}\n{\"step\":1}\n{\"step\":1}\n", 1, []string{"line 3", "step 1 again (line 2 has it)"}},
-		{"damage past the checkpoint", "{\"step\":0}\n{\"step\":1}\n{oops}\n", 1, []string{"line 3"}},
-		{"short", "{\"step\":0}\n{\"step\":1}\n", 5, []string{"ends after step 1", "checkpoint is at step 5", "steps 2 to 4 are missing"}},
-		{"empty", "\n", 1, []string{"holds no step", "step 0 is missing"}},
+		{"first step missing", "{\"step\":2}\n", 0, []string{"line 1", "step 2 comes first: step 1 is missing"}},
+		{"gap", "{\"step\":1}\n{\"step\":4}\n", 1, []string{"line 2", "step 4 follows step 1: steps 2 to 3 are missing"}},
+		{"duplicate", "{\"step\":1}\n{\"step\":2}\n{\"step\":2}\n", 1, []string{"line 3", "step 2 again (line 2 has it)"}},
+		{"damage past the checkpoint", "{\"step\":1}\n{\"step\":2}\n{oops}\n", 1, []string{"line 3"}},
+		{"short", "{\"step\":1}\n{\"step\":2}\n", 5, []string{"ends after step 2", "checkpoint is at step 5", "steps 3 to 5 are missing"}},
+		{"empty", "\n", 1, []string{"holds no step", "step 1 is missing"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), MetricsFile)
@@ -105,7 +105,7 @@ func TestOpenMetricsDamage(t *testing.T) {
 	if l, err := OpenMetrics(missing, 0); err != nil || l.Len() != 0 {
 		t.Errorf("a missing log of a fresh run: %v", err)
 	}
-	path, _ := metricsFile(t, 0, 1, 2, 3)
+	path, _ := metricsFile(t, 1, 2, 3, 4)
 	for steps, want := range []int{0, 1, 2, 3, 4} {
 		l, err := OpenMetrics(path, steps)
 		if err != nil || l.Len() != want {
@@ -120,7 +120,7 @@ func TestOpenSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []int{0, 0, 2, 3} {
+	for _, s := range []int{1, 1, 3, 4} {
 		if err := l.Append(Sample{Step: s, Response: "r"}); err != nil {
 			t.Fatal(err)
 		}
@@ -129,8 +129,8 @@ func TestOpenSamples(t *testing.T) {
 		t.Errorf("cut back to step 3: %v, %d lines, want 3", err, l.Len())
 	}
 	for name, body := range map[string]string{
-		"not JSON":  "{\"step\":0}\n{\"step\n",
-		"bad field": "{\"step\":0}\n{\"step\":0,\"tokens\":\"x\"}\n",
+		"not JSON":  "{\"step\":1}\n{\"step\n",
+		"bad field": "{\"step\":1}\n{\"step\":1,\"tokens\":\"x\"}\n",
 		"backwards": "{\"step\":2}\n{\"step\":1}\n",
 	} {
 		os.WriteFile(path, []byte(body), 0o644)

@@ -238,3 +238,31 @@ func TestJudgeErrorsFromServer(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeCheckAgainstServeModel: the judge's start-up check against the
+// real server: the right model and key pass; a wrong model name is named,
+// with the one the server serves; a wrong key is refused (issue 14: a
+// wrong model name gave 404 on every call, all scored 0).
+func TestJudgeCheckAgainstServeModel(t *testing.T) {
+	f := &forced{text: "OK", finish: sample.FinishEOS}
+	t.Setenv("SERVE_TEST_KEY", "right")
+	t.Setenv("SERVE_TEST_BAD_KEY", "wrong")
+	srv := httptest.NewServer(serve.Handler(nil, serve.Options{APIKey: "right", Generate: f.generate}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		name string
+		c    judge.Config
+		want string
+	}{
+		{"right model", judge.Config{APIKeyEnv: "SERVE_TEST_KEY"}, ""},
+		{"wrong model", judge.Config{APIKeyEnv: "SERVE_TEST_KEY", Model: "gpt-4o"}, `does not serve model "gpt-4o" (it serves: credo)`},
+		{"wrong key", judge.Config{APIKeyEnv: "SERVE_TEST_BAD_KEY"}, "refused the request"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := newJudge(t, srv, tc.c).Check(context.Background())
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("Check: %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

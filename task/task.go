@@ -157,7 +157,17 @@ func New(name string, c Config) (Task, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown task %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
-	return f(c)
+	t, err := f(c)
+	if err != nil {
+		return nil, err
+	}
+	if _, tunable := t.(Tunable); !tunable && len(c.Difficulty) > 0 {
+		if cl, ok := t.(interface{ Close() error }); ok {
+			cl.Close()
+		}
+		return nil, fmt.Errorf("task %s has no difficulty settings (got %s)", name, c.Difficulty)
+	}
+	return t, nil
 }
 
 // The step labelers of tasks, by task name, for splitting responses

@@ -3,6 +3,8 @@ package task
 import (
 	"strings"
 	"testing"
+
+	"github.com/credo-rl/credo/reward"
 )
 
 type lineSteps struct{}
@@ -35,3 +37,20 @@ func TestCompose(t *testing.T) {
 		t.Errorf("Compose = %q", got)
 	}
 }
+
+func TestDifficultyRefusedByUntunableTask(t *testing.T) {
+	Register("test-untunable", func(Config) (Task, error) { return untunable{}, nil })
+	if _, err := New("test-untunable", Config{Difficulty: Difficulty{"x": "1"}}); err == nil || !strings.Contains(err.Error(), "no difficulty settings") {
+		t.Fatalf("a task without settings accepted one: %v", err)
+	}
+	if _, err := New("test-untunable", Config{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type untunable struct{}
+
+func (untunable) Name() string                         { return "test-untunable" }
+func (untunable) Prompt(Split, int) Prompt             { return Prompt{} }
+func (untunable) Rewards() []reward.Verifier           { return nil }
+func (untunable) Demos(int, uint64, DemoConfig) []Demo { return nil }

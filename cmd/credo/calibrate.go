@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -12,9 +13,9 @@ import (
 
 func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := rl.DefaultCalibrate()
-	fs := newFlagSet("calibrate", "Samples groups from a warmed-up policy on the first training prompts, as RL would,\n"+
+	fs := newFlags("calibrate", "Samples groups from a warmed-up policy on the first training prompts, as RL would,\n"+
 		"and reports per reward the pass rate and the share of groups without variance: which\n"+
-		"rewards a comparison can judge methods on at this difficulty.", stderr)
+		"rewards a comparison can judge methods on at this difficulty.", stdout)
 	dir := fs.String("init", "", "warmed-up policy folder (required)")
 	taskName := fs.String("task", "toolcall", "task")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
@@ -23,15 +24,15 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.IntVar(&c.Prompts, "prompts", c.Prompts, "candidate training prompts (the first N)")
 	fs.IntVar(&c.Group, "group", c.Group, "responses per prompt (G), as in training")
 	fs.IntVar(&c.MaxTokens, "max-tokens", c.MaxTokens, "new tokens per response")
-	fs.Float64Var(&c.Temperature, "temperature", c.Temperature, "sampling temperature, as in training")
-	fs.Float64Var(&c.MaxZeroVar, "max-zero-var", c.MaxZeroVar, "largest share of groups without variance a counted reward may have")
-	fs.Float64Var(&c.Saturated, "saturated", c.Saturated, "pass rate from which a reward is too close to done to be counted")
+	fs.floatVar(&c.Temperature, "temperature", "", "sampling temperature, as in training")
+	fs.floatVar(&c.MaxZeroVar, "max-zero-var", "", "largest share of groups without variance a counted reward may have")
+	fs.floatVar(&c.Saturated, "saturated", "", "pass rate from which a reward is too close to done to be counted")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "sampling seed")
-	if err := parse(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if *dir == "" {
-		return usageError{fmt.Errorf("--init is required")}
+		return usageError{errors.New("--init is required")}
 	}
 	t, err := rl.NewTask(*taskName, *taskSeed, *difficulty)
 	if err != nil {

@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,15 +15,15 @@ import (
 
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := defaultCompare()
-	fs := newFlagSet("compare", "Warms a policy up once, trains every method with every seed from it on the same\n"+
+	fs := newFlags("compare", "Warms a policy up once, trains every method with every seed from it on the same\n"+
 		"prompts, then prints the comparison table and writes report.html into --out.\n"+
 		"Runs are ordinary run directories under --out/runs: an interrupted comparison\n"+
-		"resumes, and finished runs are not run again.", stderr)
+		"continues when the same command is run again, and finished runs are not run again.", stdout)
 	compareFlags(fs, &c)
-	if err := parse(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
-	return compare(ctx, c, stdout, stderr)
+	return compare(ctx, fs, "compare", args, c, stdout, stderr)
 }
 
 // defaultCompare is the comparison `credo demo` runs, sized for minutes
@@ -44,12 +45,13 @@ func defaultCompare() rl.CompareConfig {
 	}
 }
 
-func compareFlags(fs *flag.FlagSet, c *rl.CompareConfig) {
-	fs.StringVar(&c.Out, "out", c.Out, "comparison folder (required)")
+func compareFlags(fs *flags, c *rl.CompareConfig) {
+	fs.stringVar(&c.Out, "out", "out", "comparison folder (required)")
 	fs.Func("task", "task for warm-up and training (default "+c.Train.Task+")", func(s string) error {
 		c.Train.Task, c.Warmup.Task = s, s
 		return nil
 	})
+	fs.key("task", "task")
 	fs.Func("task-seed", "seed of the task's prompt generator and data (default 0)", func(s string) error {
 		var v uint64
 		_, err := fmt.Sscan(s, &v)
@@ -64,48 +66,57 @@ func compareFlags(fs *flag.FlagSet, c *rl.CompareConfig) {
 		c.Methods = strings.Split(s, ",")
 		return nil
 	})
-	fs.IntVar(&c.Seeds, "seeds", c.Seeds, "runs per method, with seeds 1..N")
-	fs.Float64Var(&c.Threshold, "threshold", c.Threshold, "training reward whose moving mean counts as reached")
-	fs.IntVar(&c.Window, "window", c.Window, "moving-mean window in steps")
+	fs.key("methods", "methods")
+	fs.intVar(&c.Seeds, "seeds", "seeds", "runs per method, with seeds 1..N")
+	fs.floatVar(&c.Threshold, "threshold", "threshold", "training reward whose moving mean counts as reached")
+	fs.intVar(&c.Window, "window", "window", "moving-mean window in steps")
 	fs.StringVar(&c.Init, "init", c.Init, "reuse this warm-up checkpoint instead of making one")
-	fs.StringVar(&c.Train.PRM, "prm", c.Train.PRM, "process reward model folder, for p2t")
-	fs.IntVar(&c.Train.Steps, "steps", c.Train.Steps, "training steps per run")
-	fs.IntVar(&c.Train.PromptsPerStep, "prompts", c.Train.PromptsPerStep, "prompts per step")
-	fs.IntVar(&c.Train.Group, "group", c.Train.Group, "responses per prompt (G)")
-	fs.IntVar(&c.Train.MaxTokens, "max-tokens", c.Train.MaxTokens, "new tokens per response")
-	fs.Float64Var(&c.Train.Peak, "lr", c.Train.Peak, "RL learning rate")
-	fs.Float64Var(&c.Train.Credit.Beta, "beta", c.Train.Credit.Beta, "placement β of the token-level methods")
-	fs.IntVar(&c.Train.Credit.SpanWarmup, "span-warmup", c.Train.Credit.SpanWarmup, "span: steps over which β rises from 0")
-	fs.IntVar(&c.Train.Credit.ReplayWarmup, "replay-warmup", c.Train.Credit.ReplayWarmup, "mrtpo: steps over which β rises from 0")
-	fs.IntVar(&c.Train.EvalEvery, "eval-every", c.Train.EvalEvery, "steps between test-split evaluations")
-	fs.IntVar(&c.Train.EvalPrompts, "eval-prompts", c.Train.EvalPrompts, "test prompts per evaluation")
+	fs.stringVar(&c.Train.PRM, "prm", "prm", "process reward model folder, for p2t")
+	fs.intVar(&c.Train.Steps, "steps", "steps", "training steps per run")
+	fs.intVar(&c.Train.PromptsPerStep, "prompts", "prompts_per_step", "prompts per step")
+	fs.intVar(&c.Train.Group, "group", "group", "responses per prompt (G)")
+	fs.intVar(&c.Train.MaxTokens, "max-tokens", "max_tokens", "new tokens per response")
+	fs.floatVar(&c.Train.Peak, "lr", "lr", "RL learning rate")
+	fs.floatVar(&c.Train.Credit.Beta, "beta", "credit.beta", "placement β of the token-level methods")
+	fs.intVar(&c.Train.Credit.SpanWarmup, "span-warmup", "credit.span_warmup_steps", "span: steps over which β rises from 0")
+	fs.intVar(&c.Train.Credit.ReplayWarmup, "replay-warmup", "credit.replay_warmup_steps", "mrtpo: steps over which β rises from 0")
+	fs.intVar(&c.Train.EvalEvery, "eval-every", "eval_every", "steps between test-split evaluations")
+	fs.intVar(&c.Train.EvalPrompts, "eval-prompts", "eval_prompts", "test prompts per evaluation")
 	fs.Func("train-config", "JSON or YAML file of training settings (as in a run's config.json) applied before these flags", func(path string) error {
 		return rl.LoadConfigFile(path, &c.Train)
 	})
-	fs.StringVar(&c.Warmup.Size, "warmup-size", c.Warmup.Size, "warm-up model size: tiny, small or medium")
-	fs.IntVar(&c.Warmup.Steps, "warmup-steps", c.Warmup.Steps, "warm-up optimizer steps")
-	fs.IntVar(&c.Warmup.Batch, "warmup-batch", c.Warmup.Batch, "warm-up sequences per step")
-	fs.Float64Var(&c.Warmup.Peak, "warmup-lr", c.Warmup.Peak, "warm-up peak learning rate")
-	fs.IntVar(&c.Warmup.Demos, "demos", c.Warmup.Demos, "warm-up demonstrations")
-	fs.Float64Var(&c.Warmup.Demo.DefaultFlawRate, "flaw-rate", c.Warmup.Demo.DefaultFlawRate, "share of demonstrations that break each reward")
-	fs.Float64Var(&c.Warmup.Demo.BlockRate, "block-rate", c.Warmup.Demo.BlockRate, "share of demonstrations whose prompt carries information blocks")
+	fs.stringVar(&c.Warmup.Size, "warmup-size", "warmup.size", "warm-up model size: tiny, small or medium")
+	fs.intVar(&c.Warmup.Steps, "warmup-steps", "warmup.steps", "warm-up optimizer steps")
+	fs.intVar(&c.Warmup.Batch, "warmup-batch", "warmup.batch", "warm-up sequences per step")
+	fs.floatVar(&c.Warmup.Peak, "warmup-lr", "warmup.lr", "warm-up peak learning rate")
+	fs.intVar(&c.Warmup.Demos, "demos", "warmup.demos", "warm-up demonstrations")
+	fs.floatVar(&c.Warmup.Demo.DefaultFlawRate, "flaw-rate", "warmup.demo.DefaultFlawRate", "share of demonstrations that break each reward")
+	fs.floatVar(&c.Warmup.Demo.BlockRate, "block-rate", "warmup.demo.BlockRate", "share of demonstrations whose prompt carries information blocks")
 }
 
 // compare runs a comparison, then prints its table and writes its report.
-func compare(ctx context.Context, c rl.CompareConfig, stdout, stderr io.Writer) error {
+// cmd and args are the command line, for what to run after an interruption.
+func compare(ctx context.Context, fs *flags, cmd string, args []string, c rl.CompareConfig, stdout, stderr io.Writer) error {
 	if c.Out == "" {
 		return usageError{fmt.Errorf("--out is required")}
+	}
+	// An existing --out must be a comparison, which this one continues.
+	if entries, err := os.ReadDir(c.Out); err == nil && len(entries) > 0 && !exists(filepath.Join(c.Out, "compare.json")) {
+		return usageError{fmt.Errorf("--out %s holds files but is not a comparison (no compare.json): choose another folder", c.Out)}
 	}
 	var opts []rl.Option
 	if c.Train.PRM != "" {
 		inf, err := loadPRM(c.Train.PRM)
 		if err != nil {
-			return err
+			return usageError{err}
 		}
 		opts = append(opts, rl.WithPRM(inf))
 	}
 	if err := rl.Compare(ctx, c, stderr, opts...); err != nil {
-		return err
+		if ctx.Err() != nil {
+			return compareInterrupted(c, cmd, args, err)
+		}
+		return fs.explain(err)
 	}
 	cmp, err := report.LoadCompare(c.Out)
 	if err != nil {
@@ -121,4 +132,24 @@ func compare(ctx context.Context, c rl.CompareConfig, stdout, stderr io.Writer) 
 	}
 	fmt.Fprintf(stdout, "\n%s\nreport: %s\n", report.Text(report.Table(cmp)), path)
 	return nil
+}
+
+// compareInterrupted says what an interrupted comparison kept and how to
+// continue it: the same command again.
+func compareInterrupted(c rl.CompareConfig, cmd string, args []string, err error) error {
+	again := "credo " + cmd
+	if len(args) > 0 {
+		again += " " + shellQuote(args)
+	}
+	var ie *rl.InterruptedError
+	switch {
+	case errors.As(err, &ie) && ie.Checkpoint != "":
+		return interrupted{fmt.Sprintf("\ninterrupted: the run in %s stopped after step %d (checkpoint %s); finished runs are kept.\n"+
+			"run the same command again to continue where it stopped: %s", ie.Dir, ie.Step, ie.Checkpoint, again)}
+	case c.Init == "" && !exists(filepath.Join(c.Out, "warmup", "warmup.json")):
+		return interrupted{fmt.Sprintf("\ninterrupted during the warm-up, which keeps no checkpoint: the same command starts it over: %s", again)}
+	default:
+		return interrupted{fmt.Sprintf("\ninterrupted before the current run finished a step; finished runs are kept.\n"+
+			"run the same command again to continue: %s", again)}
+	}
 }

@@ -10,14 +10,14 @@ import (
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := defaultCompare()
 	c.Out = "runs/demo"
-	fs := newFlagSet("demo", "credo's main job on its built-in defaults: warms a small policy up on the tool-calling\n"+
+	fs := newFlags("demo", "credo's main job on its built-in defaults: warms a small policy up on the tool-calling\n"+
 		"task, trains GRPO, GDPO, span and MRTPO from it side by side, prints the comparison\n"+
-		"table and writes the HTML report. Every flag of `credo compare` applies.", stderr)
+		"table and writes the HTML report. Every flag of `credo compare` applies.", stdout)
 	compareFlags(fs, &c)
-	if err := parse(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
-	return compare(ctx, c, stdout, stderr)
+	return compare(ctx, fs, "demo", args, c, stdout, stderr)
 }
 
 func writeText(path, s string) error { return run.WriteFile(path, []byte(s)) }

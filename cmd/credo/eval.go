@@ -3,53 +3,61 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/credo-rl/credo/policy"
-	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/rl"
-	"github.com/credo-rl/credo/task"
 )
 
+// evalMaxErrors is the share of a reward's verdicts that may fail before
+// eval exits 1: its mean would count the failures as zeros.
+const evalMaxErrors = 0.2
+
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("eval", "Evaluates a checkpoint on a task's test split: the mean of each reward,\n"+
-		"greedy and (with --samples) sampled. Prints JSON.", stderr)
+	fs := newFlags("eval", "Evaluates a checkpoint on a task's test split: the mean of each reward,\n"+
+		"greedy and (with --samples) sampled. Prints JSON. Failed verdicts (a judge that\n"+
+		"cannot be reached, a verifier past its time limit) score 0, are counted under\n"+
+		"\"errors\", and make eval exit 1 when more than 20% of a reward's verdicts fail.", stdout)
 	dir := fs.String("model", "", "checkpoint folder (required)")
 	taskName := fs.String("task", "toolcall", "task whose test split to use")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
+	difficulty := fs.String("difficulty", "", "the task's difficulty settings, key=value,… (as in training)")
 	c := rl.EvalConfig{Prompts: 64, MaxTokens: 128, Workers: 4, Timeout: 5 * time.Second, Seed: 1}
 	fs.IntVar(&c.Prompts, "prompts", c.Prompts, "test prompts (the first N, the same every time)")
 	fs.IntVar(&c.Samples, "samples", c.Samples, "sampled responses per prompt at temperature 1, besides the greedy one")
 	fs.IntVar(&c.MaxTokens, "max-tokens", c.MaxTokens, "new tokens per response")
+	fs.DurationVar(&c.Timeout, "verify-timeout", c.Timeout, "time limit per verdict (a verifier past it scores 0 and counts as failed)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "sampling seed")
 	var judges []string
 	fs.Var(&listFlag{&judges}, "judge", "add an LLM judge reward: name=…,url=…,model=… (repeatable)")
-	if err := parse(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if *dir == "" {
-		return usageError{fmt.Errorf("--model is required")}
+		return usageError{errors.New("--model is required")}
 	}
-	if c.Prompts < 1 || c.MaxTokens < 1 || c.Samples < 0 {
-		return usageError{fmt.Errorf("--prompts and --max-tokens must be at least 1, --samples at least 0")}
+	if c.Prompts < 1 || c.MaxTokens < 1 || c.Samples < 0 || c.Timeout <= 0 {
+		return usageError{errors.New("--prompts and --max-tokens must be at least 1, --samples at least 0, --verify-timeout positive")}
 	}
-	t, err := task.New(*taskName, task.Config{Seed: *taskSeed})
+	t, err := rl.NewTask(*taskName, *taskSeed, *difficulty)
 	if err != nil {
 		return usageError{err}
 	}
-	vs := t.Rewards()
-	for _, spec := range judges {
-		v, err := reward.New("judge", spec)
-		if err != nil {
-			return usageError{fmt.Errorf("--judge %s: %w", spec, err)}
-		}
-		vs = append(vs, v)
+	vs, err := rl.TaskRewards(t, judges)
+	if err != nil {
+		return fs.explain(err)
+	}
+	if err := rl.CheckVerifiers(ctx, vs); err != nil {
+		return err
 	}
 	p, err := policy.Load(*dir)
 	if err != nil {
-		return err
+		return usageError{fmt.Errorf("--model: %w", err)}
 	}
 	res, err := rl.Evaluate(ctx, p, t, vs, c)
 	if err != nil {
@@ -57,5 +65,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	out, _ := json.MarshalIndent(map[string]any{"task": *taskName, "model": *dir, "prompts": c.Prompts, "rewards": res}, "", "  ")
 	fmt.Fprintln(stdout, string(out))
+	for _, k := range slices.Sorted(maps.Keys(res.Errors)) {
+		fmt.Fprintf(stderr, "reward %s: %d of %d verdicts failed and scored 0 (last error: %s)\n", k, res.Errors[k], res.Verdicts[k], res.LastError[k])
+	}
+	if share, name := res.ErrorShare(); share > evalMaxErrors {
+		return fmt.Errorf("%d of %d verdicts of reward %s failed, more than %.0f%%: its mean above counts them as zeros", res.Errors[name], res.Verdicts[name], name, 100*evalMaxErrors)
+	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 
 	_ "github.com/credo-rl/credo/reward/judge" // the judge verifier kind
@@ -50,41 +51,92 @@ func main() {
 	os.Exit(mainErr(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// Exit codes.
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2   // a bad invocation: flags, settings, names
+	exitInterrupted = 130 // SIGINT or SIGTERM, as shells report a signal
+)
+
 // mainErr runs a command and turns its error into an exit code: 0 done,
-// 2 bad usage, 1 anything else.
+// 1 failed, 2 bad usage, 130 interrupted.
 func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		usage(stderr, cmds)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+		return exitUsage
 	}
-	c, ok := cmds[args[0]]
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) == 1 {
+			usage(stdout, cmds)
+			return exitOK
+		}
+		if len(args) > 2 {
+			fmt.Fprintf(stderr, "credo help: want one command, got %q\n", args[1:])
+			return exitUsage
+		}
+		// `credo help <command>` is `credo <command> --help`.
+		name, args = args[1], []string{args[1], "--help"}
+	}
+	c, ok := cmds[name]
 	if !ok {
-		fmt.Fprintf(stderr, "credo: unknown command %q\n\n", args[0])
-		usage(stderr, cmds)
-		return 2
+		fmt.Fprintf(stderr, "credo: unknown command %q (credo help lists the commands)\n", name)
+		return exitUsage
 	}
 	err := c.run(ctx, args[1:], stdout, stderr)
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.As(err, new(usageError)):
-		fmt.Fprintf(stderr, "credo %s: %v\n", args[0], err)
-		return 2
-	default:
-		fmt.Fprintf(stderr, "credo %s: %v\n", args[0], err)
-		return 1
+	var sub subcommandError
+	if errors.As(err, &sub) {
+		name = sub.name
 	}
+	var ue usageError
+	var ie interrupted
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &ie):
+		fmt.Fprintln(stderr, ie.msg)
+		return exitInterrupted
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "credo %s: %s\nRun 'credo %s --help' for its flags.\n", name, message(name, ue.error), name)
+		return exitUsage
+	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		fmt.Fprintf(stderr, "credo %s: interrupted\n", name)
+		return exitInterrupted
+	default:
+		fmt.Fprintf(stderr, "credo %s: %s\n", name, message(name, err))
+		return exitError
+	}
+}
+
+// message is err's text without a leading repetition of the command's
+// name (libraries prefix their errors with their own context, which is
+// often the command's) and without a context said twice in a row.
+func message(cmd string, err error) string {
+	msg := strings.TrimPrefix(err.Error(), cmd+": ")
+	for _, w := range strings.Fields(cmd) {
+		msg = strings.TrimPrefix(msg, w+": ")
+	}
+	lines := strings.Split(msg, "\n")
+	for i, line := range lines {
+		parts := strings.Split(line, ": ")
+		out := parts[:0]
+		for _, p := range parts {
+			if len(out) > 0 && out[len(out)-1] == p {
+				continue
+			}
+			out = append(out, p)
+		}
+		lines[i] = strings.Join(out, ": ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "credo: reinforcement learning with several verifiable rewards and token-level credit.")
-	fmt.Fprintln(w, "\nUsage: credo <command> [flags]   (credo <command> --help lists a command's flags)")
+	fmt.Fprintln(w, "\nUsage: credo <command> [flags]   (credo help <command> lists a command's flags)")
 	fmt.Fprintln(w, "\nCommands:")
 	names := make([]string, 0, len(cmds))
 	for n := range cmds {
@@ -94,31 +146,36 @@ func usage(w io.Writer, cmds map[string]command) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-12s %s\n", n, cmds[n].summary)
 	}
+	fmt.Fprintln(w, "\nExit codes: 0 done, 1 failed, 2 bad usage (flags, settings, names), 130 interrupted.")
 }
 
 // usageError marks a bad invocation (exit code 2).
 type usageError struct{ error }
 
-// parse parses flags, turning a flag error into a usageError.
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
-	}
-	return nil
+// subcommandError names the subcommand an error comes from (prm train), so
+// that messages name it.
+type subcommandError struct {
+	name string
+	err  error
 }
 
-func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: credo %s [flags]\n\n%s\n\nFlags:\n", name, synopsis)
-		fs.PrintDefaults()
+func (e subcommandError) Error() string { return e.err.Error() }
+func (e subcommandError) Unwrap() error { return e.err }
+
+// interrupted is a command stopped by a signal, with what to run next.
+type interrupted struct{ msg string }
+
+func (e interrupted) Error() string { return e.msg }
+
+// shellQuote renders args as a shell command line.
+func shellQuote(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]#~!{}") {
+			out[i] = a
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
-	return fs
+	return strings.Join(out, " ")
 }

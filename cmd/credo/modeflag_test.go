@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,13 +20,12 @@ func TestCreditModeFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := rl.DefaultConfig()
-	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("train", "", io.Discard)
 	trainFlags(fs, &c)
 	if err := fs.Parse(strings.Fields("--cap reward --js distance --step-reward centred --span-warmup 3")); err != nil {
 		t.Fatal(err)
 	}
-	if err := applyConfigFile(fs, path, &c); err != nil {
+	if err := applyBase(fs, path, false, &c); err != nil {
 		t.Fatal(err)
 	}
 	cc := c.Credit

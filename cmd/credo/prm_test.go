@@ -73,7 +73,7 @@ func TestPRMUsage(t *testing.T) {
 		if got := errors.Is(err, flag.ErrHelp); got != tc.help {
 			t.Errorf("%q: error %v, help %v want %v", tc.args, err, got, tc.help)
 		}
-		if msg := errw.String() + " " + errString(err); !strings.Contains(msg, tc.want) {
+		if msg := out.String() + " " + errw.String() + " " + errString(err); !strings.Contains(msg, tc.want) {
 			t.Errorf("%q: %q not in %s", tc.args, tc.want, msg)
 		}
 	}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -19,13 +17,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		"seed bands, the method comparison table, credit diagnostics, and per-token heatmaps\n" +
 		"of logged rollouts. The page goes to DIR/report.html unless --out says otherwise;\n" +
 		"the written path is printed."
-	fs := newFlagSet("report", synopsis, stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: credo report [flags] DIR\n\n%s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("report", synopsis, stdout)
+	fs.usage = "Usage: credo report [flags] DIR"
 	out := fs.String("out", "", "write the page to this file instead of DIR/report.html")
-	threshold := fs.Float64("threshold", 0, "training reward the moving mean must reach (0: compare.json's, else 0.8)")
+	threshold := new(float64)
+	fs.floatVar(threshold, "threshold", "", "training reward the moving mean must reach (0: compare.json's, else 0.8)")
 	window := fs.Int("window", 0, "moving-mean window in steps (0: compare.json's, else 5)")
 	dirs, err := parsePositional(fs, args)
 	if err != nil {
@@ -64,14 +60,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // parsePositional parses flags placed before, between or after the
 // positional arguments (flag stops at the first non-flag) and returns the
 // positional ones; everything after "--" is positional.
-func parsePositional(fs *flag.FlagSet, args []string) ([]string, error) {
+func parsePositional(fs *flags, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{err}
+			return nil, fs.parseError(err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

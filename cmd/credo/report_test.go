@@ -79,15 +79,15 @@ func TestReportUsage(t *testing.T) {
 		args  []string
 		usage bool   // a usageError (exit code 2)
 		help  bool   // flag.ErrHelp (exit code 0)
-		want  string // in the error or on stderr
+		want  string // in the error, on stderr, or (help) on stdout
 	}{
 		{nil, true, false, "exactly one run or compare directory, got 0"},
 		{[]string{dir, dir}, true, false, "got 2 arguments"},
-		{[]string{"--out"}, true, false, "flag needs an argument"},
+		{[]string{"--out"}, true, false, "--out needs a value"},
 		{[]string{"--window", "-2", dir}, true, false, "must not be negative"},
-		{[]string{"--bogus", dir}, true, false, "not defined"},
+		{[]string{"--bogus", dir}, true, false, "unknown flag --bogus"},
 		{[]string{"--help"}, false, true, "Usage: credo report [flags] DIR"},
-		{[]string{dir, "-h"}, false, true, "-threshold float"},
+		{[]string{dir, "-h"}, false, true, "--threshold float"},
 		{[]string{filepath.Join(dir, "absent")}, false, false, "neither a compare directory"},
 		{[]string{"--", "-odd"}, false, false, "-odd is neither"},
 	} {
@@ -99,7 +99,7 @@ func TestReportUsage(t *testing.T) {
 		if got := errors.Is(err, flag.ErrHelp); got != tc.help {
 			t.Errorf("%q: error %v, help %v want %v", tc.args, err, got, tc.help)
 		}
-		if msg := errw.String() + " " + fmt.Sprint(err); !strings.Contains(msg, tc.want) {
+		if msg := out.String() + " " + errw.String() + " " + fmt.Sprint(err); !strings.Contains(msg, tc.want) {
 			t.Errorf("%q: %q not in %s", tc.args, tc.want, msg)
 		}
 		if err == nil {

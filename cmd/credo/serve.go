@@ -18,12 +18,17 @@ import (
 // shutdownGrace is how long in-flight requests may finish after a signal.
 const shutdownGrace = 10 * time.Second
 
+// defaultServeAddr is where serve-model listens unless told otherwise: a
+// judge's url is then http://127.0.0.1:8080/v1.
+const defaultServeAddr = "127.0.0.1:8080"
+
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve-model", "Serves a checkpoint over the OpenAI chat-completions protocol (POST /v1/chat/completions,\n"+
+	fs := newFlags("serve-model", "Serves a checkpoint over the OpenAI chat-completions protocol (POST /v1/chat/completions,\n"+
 		"non-streaming; GET /v1/models), so the judge client or any OpenAI client can use it.\n"+
-		"Requests generate one at a time; the conversation becomes one prompt (system and user texts, in order).", stderr)
+		"Requests generate one at a time; the conversation becomes one prompt (system and user texts, in order).\n"+
+		"A judge reaches it with --judge name=…,url=http://127.0.0.1:8080/v1,model=credo.", stdout)
 	dir := fs.String("model", "", "checkpoint folder (config.json, model.safetensors, tokenizer) (required)")
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
+	addr := fs.String("addr", defaultServeAddr, "address to listen on (port 0 picks a free one)")
 	name := fs.String("name", serve.DefaultName, "model name clients must send (and /v1/models lists)")
 	maxTokens := fs.Int("max-tokens", serve.DefaultMaxTokens, "completion tokens when a request sets none, and the most it may ask for")
 	maxN := fs.Int("max-n", serve.DefaultMaxN, "most choices (n) per request")
@@ -32,7 +37,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	strict := fs.Bool("strict-schema", false, "refuse response_format json_object/json_schema with 400 instead of ignoring it")
 	seed := fs.Uint64("seed", 0, "seeds the sampling seeds of requests that send none")
 	quiet := fs.Bool("quiet", false, "do not log each request to stderr")
-	if err := parse(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if *dir == "" {
@@ -55,7 +60,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	p, err := policy.Load(*dir)
 	if err != nil {
-		return err
+		return usageError{fmt.Errorf("--model: %w", err)}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

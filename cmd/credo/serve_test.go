@@ -154,16 +154,16 @@ func TestServeUsage(t *testing.T) {
 		args  []string
 		usage bool   // a usageError (exit code 2)
 		help  bool   // flag.ErrHelp (exit code 0)
-		want  string // in the error or on stderr
+		want  string // in the error, on stderr, or (help) on stdout
 	}{
 		{nil, true, false, "--model is required"},
 		{[]string{"--model", dir, "--max-tokens", "0"}, true, false, "at least 1"},
 		{[]string{"--model", dir, "--queue", "-1"}, true, false, "at least 0"},
 		{[]string{"--model", dir, "--api-key-env", "CREDO_SERVE_EMPTY"}, true, false, "CREDO_SERVE_EMPTY: the variable is empty"},
 		{[]string{"--model", dir, "stray"}, true, false, "unexpected arguments"},
-		{[]string{"--model", filepath.Join(dir, "missing")}, false, false, "not a checkpoint folder"},
+		{[]string{"--model", filepath.Join(dir, "missing")}, true, false, "not a checkpoint folder"},
 		{[]string{"--model", dir, "--addr", busy.Addr().String()}, false, false, "listen"},
-		{[]string{"--help"}, false, true, "-api-key-env string"},
+		{[]string{"--help"}, false, true, "--api-key-env string"},
 		{[]string{"-h"}, false, true, `(default "127.0.0.1:8080")`},
 	} {
 		var out, errw bytes.Buffer
@@ -174,7 +174,7 @@ func TestServeUsage(t *testing.T) {
 		if got := errors.Is(err, flag.ErrHelp); got != tc.help {
 			t.Errorf("%q: error %v, help %v want %v", tc.args, err, got, tc.help)
 		}
-		msg := errw.String()
+		msg := out.String() + " " + errw.String()
 		if err != nil {
 			msg += " " + err.Error()
 		}

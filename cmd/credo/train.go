@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/credo-rl/credo/credit"
@@ -15,39 +17,67 @@ import (
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := rl.DefaultConfig()
-	fs := newFlagSet("train", "Trains a warmed-up policy with RL against the task's rewards, giving each reward's\n"+
+	fs := newFlags("train", "Trains a warmed-up policy with RL against the task's rewards, giving each reward's\n"+
 		"credit to tokens with the chosen method. Writes config.json, metrics.jsonl, samples.jsonl\n"+
-		"and checkpoints/ into --out. Flags override a --config file; --resume continues a run.", stderr)
+		"and checkpoints/ into --out, which must be new or empty. Flags override a --config file.\n"+
+		"--resume continues the run in --out with the settings it was started with; only these\n"+
+		"may change, and resumes.json records the change:\n  "+strings.Join(resumeFlags(), ", ")+".", stdout)
 	configFile := fs.String("config", "", "JSON or YAML file with any of the settings below (keys as in config.json)")
-	resume := fs.Bool("resume", false, "continue the run in --out from its latest checkpoint")
+	resume := fs.Bool("resume", false, "continue the run in --out from its latest checkpoint, with its saved settings")
 	trainFlags(fs, &c)
-	if err := parse(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := applyConfigFile(fs, *configFile, &c); err != nil {
-		return usageError{err}
+	if err := applyBase(fs, *configFile, *resume, &c); err != nil {
+		return fs.explain(err)
 	}
 	var opts []rl.Option
 	if c.PRM != "" {
 		inf, err := loadPRM(c.PRM)
 		if err != nil {
-			return err
+			return usageError{err}
 		}
 		opts = append(opts, rl.WithPRM(inf))
 	}
 	tr, err := rl.New(ctx, c, *resume, stderr, opts...)
 	if err != nil {
-		return err
+		return fs.explain(err)
 	}
 	if tr.Done() {
-		fmt.Fprintf(stdout, "%s has finished all %d steps\n", c.Out, c.Steps)
+		fmt.Fprintf(stdout, "%s has finished all %d steps (resume with a larger --steps to go on)\n", c.Out, c.Steps)
 		return nil
 	}
-	if err := tr.Run(ctx); err != nil {
+	err = tr.Run(ctx)
+	if errs := tr.VerifyErrors(); len(errs) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(errs)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, errs[k]))
+		}
+		fmt.Fprintf(stderr, "failed verdicts (scored 0; verify/errors/* in metrics.jsonl): %s\n", strings.Join(parts, ", "))
+	}
+	var ie *rl.InterruptedError
+	switch {
+	case errors.As(err, &ie) && ie.Checkpoint == "":
+		return interrupted{fmt.Sprintf("\ninterrupted before the first step finished: nothing to keep.\ncontinue with: credo train --resume --out %s", shellQuote([]string{c.Out}))}
+	case errors.As(err, &ie):
+		return interrupted{fmt.Sprintf("\ninterrupted after step %d of %d: checkpoint written to %s.\ncontinue with: credo train --resume --out %s", ie.Step, c.Steps, ie.Checkpoint, shellQuote([]string{c.Out}))}
+	case err != nil:
 		return err
 	}
 	fmt.Fprintf(stdout, "trained %s for %d steps with %s: %s\n", c.Task, c.Steps, c.Method, c.Out)
 	return nil
+}
+
+// resumeFlags are the flags of the settings a resume may change.
+func resumeFlags() []string {
+	fs := newFlags("train", "", io.Discard)
+	c := rl.DefaultConfig()
+	trainFlags(fs, &c)
+	var out []string
+	for _, k := range rl.ResumeMayChange() {
+		out = append(out, fs.name(k))
+	}
+	return out
 }
 
 // loadPRM opens a process reward model folder as the Influencer that
@@ -60,130 +90,124 @@ func loadPRM(dir string) (credit.Influencer, error) {
 	return p, nil
 }
 
-// applyConfigFile loads a config file under the flags: the file's values
-// replace the defaults, and flags given on the command line win.
-func applyConfigFile(fs *flag.FlagSet, path string, c *rl.Config) error {
-	if path == "" {
+// applyBase puts the flags given on the command line over a base: the
+// defaults, or with resume the run's saved settings; a --config file sits
+// between the two.
+func applyBase(fs *flags, path string, resume bool, c *rl.Config) error {
+	if path == "" && !resume {
 		return nil
 	}
 	set := map[string]string{}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "config" {
+		if f.Name != "config" && f.Name != "resume" {
 			set[f.Name] = f.Value.String()
 		}
 	})
-	file := rl.DefaultConfig()
-	if err := rl.LoadConfigFile(path, &file); err != nil {
-		return err
+	base := rl.DefaultConfig()
+	if resume {
+		out := c.Out
+		if out == "" && path != "" { // --out from the config file
+			file := rl.DefaultConfig()
+			if err := rl.LoadConfigFile(path, &file); err != nil {
+				return usageError{fmt.Errorf("--config: %w", err)}
+			}
+			out = file.Out
+		}
+		if out == "" {
+			return usageError{errors.New("--resume needs --out, the run directory to continue")}
+		}
+		saved, err := rl.LoadRunConfig(out)
+		if err != nil {
+			return err
+		}
+		base = saved
+	}
+	if path != "" {
+		if err := rl.LoadConfigFile(path, &base); err != nil {
+			return usageError{fmt.Errorf("--config: %w", err)}
+		}
 	}
 	judges := c.Judges
-	*c = file
+	*c = base
 	for name, v := range set {
 		if name == "judge" { // repeated: keep the command line's list
 			c.Judges = judges
 			continue
 		}
 		if err := fs.Set(name, v); err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
+			return usageError{fmt.Errorf("--%s: %w", name, err)}
 		}
 	}
 	return nil
 }
 
-// trainFlags binds every training setting to a flag; defaults are shown
-// by --help.
-func trainFlags(fs *flag.FlagSet, c *rl.Config) {
-	fs.StringVar(&c.Task, "task", c.Task, "task to train on (toolcall, sql, ifeval, arith)")
+// trainFlags binds every training setting to a flag and its config.json
+// key; defaults are shown by --help.
+func trainFlags(fs *flags, c *rl.Config) {
+	fs.stringVar(&c.Task, "task", "task", "task to train on (toolcall, sql, ifeval, arith)")
 	fs.Uint64Var(&c.TaskSeed, "task-seed", c.TaskSeed, "seed of the task's prompt generator and data")
-	fs.StringVar(&c.Difficulty, "difficulty", c.Difficulty, "the task's difficulty settings, key=value,… (each task's keys: see README)")
-	fs.StringVar(&c.Method, "method", c.Method, "credit method: "+strings.Join(credit.Names(), ", ")+", or saw+<method>")
-	fs.StringVar(&c.Init, "init", c.Init, "warmed-up policy folder to start from (made by credo sft) (required)")
-	fs.StringVar(&c.Out, "out", c.Out, "run directory (required)")
-	fs.StringVar(&c.PRM, "prm", c.PRM, "process reward model folder, for methods that need one (p2t)")
+	fs.stringVar(&c.Difficulty, "difficulty", "difficulty", "the task's difficulty settings, key=value,… (each task's keys: see README)")
+	fs.key("task-seed", "task_seed")
+	fs.stringVar(&c.Method, "method", "method", "credit method: "+strings.Join(credit.Names(), ", ")+", or saw+<method>")
+	fs.stringVar(&c.Init, "init", "init", "warmed-up policy folder to start from (made by credo sft) (required)")
+	fs.stringVar(&c.Out, "out", "out", "run directory (required)")
+	fs.stringVar(&c.PRM, "prm", "prm", "process reward model folder, for methods that need one (p2t)")
 	fs.Var(&listFlag{&c.Judges}, "judge", "add an LLM judge reward: name=…,url=…,model=…[,rubric=FILE,weight=…,key_env=VAR] (repeatable)")
+	fs.key("judge", "judges")
 	fs.Var(&weightsFlag{&c.Weights}, "reward-weight", "reward weight c[k] as name=w (repeatable; default 1)")
-	fs.IntVar(&c.Steps, "steps", c.Steps, "training steps")
-	fs.IntVar(&c.PromptsPerStep, "prompts", c.PromptsPerStep, "prompts per step")
-	fs.IntVar(&c.Group, "group", c.Group, "responses per prompt (G); at least 2")
-	fs.IntVar(&c.MaxTokens, "max-tokens", c.MaxTokens, "new tokens per response")
-	fs.Float64Var(&c.Temperature, "temperature", c.Temperature, "sampling temperature")
-	fs.Float64Var(&c.TopP, "top-p", c.TopP, "nucleus sampling mass")
-	fs.Float64Var(&c.Peak, "lr", c.Peak, "learning rate")
-	fs.IntVar(&c.WarmupSteps, "lr-warmup", c.WarmupSteps, "learning-rate warm-up steps")
-	fs.Float64Var(&c.MinRatio, "lr-min-ratio", c.MinRatio, "final learning rate as a share of --lr (1 keeps it constant)")
-	fs.Float64Var(&c.Optimizer.Beta1, "beta1", c.Optimizer.Beta1, "AdamW β1")
-	fs.Float64Var(&c.Optimizer.Beta2, "beta2", c.Optimizer.Beta2, "AdamW β2")
-	fs.Float64Var(&c.Optimizer.WeightDecay, "weight-decay", c.Optimizer.WeightDecay, "AdamW decoupled weight decay (matrices only)")
-	fs.Float64Var(&c.Optimizer.ClipNorm, "clip-norm", c.Optimizer.ClipNorm, "global gradient-norm clip (0 disables)")
-	fs.Float64Var(&c.ClipLow, "clip-low", c.ClipLow, "surrogate clip ε_low")
-	fs.Float64Var(&c.ClipHigh, "clip-high", c.ClipHigh, "surrogate clip ε_high")
-	fs.Float64Var(&c.KLBeta, "kl-beta", c.KLBeta, "weight of the k3 KL to the initial policy (0: none)")
-	fs.StringVar(&c.LossAgg, "loss-agg", c.LossAgg, "loss aggregation: token-mean, seq-mean-token-mean or seq-mean-token-sum-norm")
-	fs.IntVar(&c.Updates, "updates", c.Updates, "updates per batch (μ) against its old log-probs")
-	fs.Float64Var(&c.Credit.Eps, "eps", c.Credit.Eps, "ε in every normalization")
+	fs.key("reward-weight", "reward_weights")
+	fs.intVar(&c.Steps, "steps", "steps", "training steps")
+	fs.intVar(&c.PromptsPerStep, "prompts", "prompts_per_step", "prompts per step")
+	fs.intVar(&c.Group, "group", "group", "responses per prompt (G); at least 2")
+	fs.intVar(&c.MaxTokens, "max-tokens", "max_tokens", "new tokens per response")
+	fs.floatVar(&c.Temperature, "temperature", "temperature", "sampling temperature")
+	fs.floatVar(&c.TopP, "top-p", "top_p", "nucleus sampling mass")
+	fs.floatVar(&c.Peak, "lr", "lr", "learning rate")
+	fs.intVar(&c.WarmupSteps, "lr-warmup", "lr_warmup_steps", "learning-rate warm-up steps")
+	fs.floatVar(&c.MinRatio, "lr-min-ratio", "lr_min_ratio", "final learning rate as a share of --lr (1 keeps it constant)")
+	fs.floatVar(&c.Optimizer.Beta1, "beta1", "optimizer.beta1", "AdamW β1")
+	fs.floatVar(&c.Optimizer.Beta2, "beta2", "optimizer.beta2", "AdamW β2")
+	fs.floatVar(&c.Optimizer.WeightDecay, "weight-decay", "optimizer.weight_decay", "AdamW decoupled weight decay (matrices only); --lr × --weight-decay must be below 1")
+	fs.floatVar(&c.Optimizer.ClipNorm, "clip-norm", "optimizer.clip_norm", "global gradient-norm clip (0 disables)")
+	fs.floatVar(&c.ClipLow, "clip-low", "clip_low", "surrogate clip ε_low")
+	fs.floatVar(&c.ClipHigh, "clip-high", "clip_high", "surrogate clip ε_high")
+	fs.floatVar(&c.KLBeta, "kl-beta", "kl_beta", "weight of the k3 KL to the initial policy (0: none)")
+	fs.stringVar(&c.LossAgg, "loss-agg", "loss_agg", "loss aggregation: token-mean, seq-mean-token-mean or seq-mean-token-sum-norm")
+	fs.intVar(&c.Updates, "updates", "updates", "updates per batch (μ) against its old log-probs")
+	fs.floatVar(&c.Credit.Eps, "eps", "credit.eps", "ε in every normalization")
 	fs.Func("scale", "GRPO scale: group, batch or none (default group)", func(s string) error { c.Credit.Scale = credit.ScaleMode(s); return nil })
-	fs.Float64Var(&c.Credit.Beta, "beta", c.Credit.Beta, "placement β: share of a reward's advantage moved by relevance")
-	fs.IntVar(&c.Credit.SpanWarmup, "span-warmup", c.Credit.SpanWarmup, "span: steps over which β rises linearly from 0 (0: exact spans place from the first step)")
-	fs.IntVar(&c.Credit.ReplayWarmup, "replay-warmup", c.Credit.ReplayWarmup, "mrtpo: steps over which β rises linearly from 0 (a barely trained policy's replay is noise)")
-	fs.Float64Var(&c.Credit.Kappa, "kappa", c.Credit.Kappa, "cap κ on a token's weight")
+	fs.key("scale", "credit.scale")
+	fs.floatVar(&c.Credit.Beta, "beta", "credit.beta", "placement β: share of a reward's advantage moved by relevance")
+	fs.intVar(&c.Credit.SpanWarmup, "span-warmup", "credit.span_warmup_steps", "span: steps over which β rises linearly from 0 (0: exact spans place from the first step)")
+	fs.intVar(&c.Credit.ReplayWarmup, "replay-warmup", "credit.replay_warmup_steps", "mrtpo: steps over which β rises linearly from 0 (a barely trained policy's replay is noise)")
+	fs.floatVar(&c.Credit.Kappa, "kappa", "credit.kappa", "cap κ on a token's weight")
 	fs.Var(modeFlag[credit.CapMode]{&c.Credit.Cap}, "cap", "what κ caps: sum (a token's reallocated advantage summed over rewards) or reward (each reward's weights)")
+	fs.key("cap", "credit.cap")
 	fs.Var(modeFlag[credit.JSForm]{&c.Credit.JS}, "js", "replay relevance: divergence (JS/ln 2) or distance (its square root)")
-	fs.Float64Var(&c.Credit.Gamma, "gamma", c.Credit.Gamma, "span: discount of credit to tokens before a span")
+	fs.key("js", "credit.js")
+	fs.floatVar(&c.Credit.Gamma, "gamma", "credit.gamma", "span: discount of credit to tokens before a span")
 	fs.BoolVar(&c.Credit.Shuffle, "shuffle", c.Credit.Shuffle, "ablation: permute each response's weights across its tokens")
+	fs.key("shuffle", "credit.shuffle")
 	fs.BoolVar(&c.Credit.Joint, "joint", c.Credit.Joint, "replay ablation: one replay without all blocks, shared by every reward")
+	fs.key("joint", "credit.joint")
 	fs.Func("null", "gradient: null embedding pad, mean, zero or eos (default pad)", func(s string) error { c.Credit.Null = credit.NullEmbedding(s); return nil })
+	fs.key("null", "credit.null")
 	fs.Func("norm", "gradient: influence normalization magnitude or softmax (default magnitude)", func(s string) error { c.Credit.Norm = credit.NormMode(s); return nil })
-	fs.Float64Var(&c.Credit.Eta, "eta", c.Credit.Eta, "gradient: η, share of a step's reward placed by influence")
-	fs.Float64Var(&c.Credit.Alpha, "alpha", c.Credit.Alpha, "gradient: α, weight of token rewards added to the outcome advantage")
+	fs.key("norm", "credit.norm")
+	fs.floatVar(&c.Credit.Eta, "eta", "credit.eta", "gradient: η, share of a step's reward placed by influence")
+	fs.floatVar(&c.Credit.Alpha, "alpha", "credit.alpha", "gradient: α, weight of token rewards added to the outcome advantage")
 	fs.Var(modeFlag[credit.StepReward]{&c.Credit.StepReward}, "step-reward", "gradient: step reward from the PRM probability R: signed (2R−1), centred (R minus the group's mean) or unsigned (R)")
-	fs.IntVar(&c.EvalEvery, "eval-every", c.EvalEvery, "steps between test-split evaluations (0: only at the end)")
-	fs.IntVar(&c.EvalPrompts, "eval-prompts", c.EvalPrompts, "test prompts per evaluation (0: none)")
-	fs.IntVar(&c.EvalSamples, "eval-samples", c.EvalSamples, "sampled responses per test prompt besides the greedy one")
-	fs.IntVar(&c.CheckpointEvery, "checkpoint-every", c.CheckpointEvery, "steps between checkpoints (and one at the end)")
-	fs.IntVar(&c.KeepCheckpoints, "keep-checkpoints", c.KeepCheckpoints, "checkpoints kept")
-	fs.IntVar(&c.SamplesPerStep, "samples-per-step", c.SamplesPerStep, "rollouts per step logged to samples.jsonl")
-	fs.IntVar(&c.VerifyWorkers, "verify-workers", c.VerifyWorkers, "verifiers run at once")
+	fs.key("step-reward", "credit.step_reward")
+	fs.intVar(&c.EvalEvery, "eval-every", "eval_every", "steps between test-split evaluations (0: only at the end)")
+	fs.intVar(&c.EvalPrompts, "eval-prompts", "eval_prompts", "test prompts per evaluation (0: none)")
+	fs.intVar(&c.EvalSamples, "eval-samples", "eval_samples", "sampled responses per test prompt besides the greedy one")
+	fs.intVar(&c.CheckpointEvery, "checkpoint-every", "checkpoint_every", "steps between checkpoints (and one at the end)")
+	fs.intVar(&c.KeepCheckpoints, "keep-checkpoints", "keep_checkpoints", "checkpoints kept")
+	fs.intVar(&c.SamplesPerStep, "samples-per-step", "samples_per_step", "rollouts per step logged to samples.jsonl")
+	fs.intVar(&c.VerifyWorkers, "verify-workers", "verify_workers", "verifiers run at once")
 	fs.Var(&c.VerifyTimeout, "verify-timeout", "time limit per verdict (a verifier past it scores 0)")
+	fs.key("verify-timeout", "verify_timeout")
+	fs.floatVar(&c.MaxVerifyErrors, "max-verify-errors", "max_verify_errors", "share of a reward's verdicts over the last 5 steps that may fail (scored 0) before the run stops")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "seed of sampling and every other random choice")
-}
-
-// listFlag collects a repeatable string flag.
-type listFlag struct{ v *[]string }
-
-func (l *listFlag) String() string {
-	if l.v == nil {
-		return ""
-	}
-	return strings.Join(*l.v, " ")
-}
-func (l *listFlag) Set(s string) error { *l.v = append(*l.v, s); return nil }
-
-// weightsFlag collects name=weight pairs.
-type weightsFlag struct{ m *map[string]float64 }
-
-func (w *weightsFlag) String() string {
-	if w.m == nil || *w.m == nil {
-		return ""
-	}
-	var parts []string
-	for k, v := range *w.m {
-		parts = append(parts, fmt.Sprintf("%s=%g", k, v))
-	}
-	return strings.Join(parts, ",")
-}
-
-func (w *weightsFlag) Set(s string) error {
-	name, val, ok := strings.Cut(s, "=")
-	if !ok || name == "" {
-		return fmt.Errorf("want name=weight, got %q", s)
-	}
-	x, err := strconv.ParseFloat(val, 64)
-	if err != nil {
-		return fmt.Errorf("weight of %s: %w", name, err)
-	}
-	if *w.m == nil {
-		*w.m = map[string]float64{}
-	}
-	(*w.m)[name] = x
-	return nil
+	fs.key("seed", "seed")
 }

@@ -3,10 +3,21 @@
 package atomicfile
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Output files and folders get the modes any tool gives them (0644 and
+// 0755, less the umask), not os.CreateTemp's 0600 and os.MkdirTemp's 0700.
+const (
+	FileMode fs.FileMode = 0o644
+	DirMode  fs.FileMode = 0o755
 )
 
 // Write writes data to path through a temporary file in the same folder,
@@ -17,9 +28,10 @@ func Write(path string, data []byte) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	_, werr := f.Write(data)
+	merr := f.Chmod(FileMode &^ Umask())
 	serr := f.Sync()
 	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
+	if err := errors.Join(werr, merr, serr, cerr); err != nil {
 		os.Remove(f.Name())
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -28,4 +40,38 @@ func Write(path string, data []byte) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// MkdirTemp makes a new temporary folder in dir, as os.MkdirTemp does, but
+// with DirMode less the umask: it is meant to be renamed into place.
+func MkdirTemp(dir, pattern string) (string, error) {
+	d, err := os.MkdirTemp(dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Chmod(d, DirMode&^Umask()); err != nil {
+		os.Remove(d)
+		return "", err
+	}
+	return d, nil
+}
+
+// Umask is the process's file-mode creation mask, read from
+// /proc/self/status (setting it to learn it would race with other
+// goroutines); 022 where that is unavailable.
+func Umask() fs.FileMode {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0o022
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "Umask:"); ok {
+			if m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+				return fs.FileMode(m) & 0o777
+			}
+		}
+	}
+	return 0o022
 }

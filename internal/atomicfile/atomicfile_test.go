@@ -24,3 +24,28 @@ func TestWrite(t *testing.T) {
 		t.Error("writing into a missing folder succeeded")
 	}
 }
+
+// TestModes: files are written 0644 and folders made 0755, less the
+// process's umask, like any other tool's (issue 14: os.CreateTemp's 0600
+// and os.MkdirTemp's 0700 leaked into outputs).
+func TestModes(t *testing.T) {
+	mask := Umask()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := Write(p, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(p); st.Mode().Perm() != 0o644&^mask {
+		t.Errorf("file mode %v, want %v", st.Mode().Perm(), os.FileMode(0o644&^mask))
+	}
+	d, err := MkdirTemp(dir, ".x.tmp*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(d); st.Mode().Perm() != 0o755&^mask || !st.IsDir() {
+		t.Errorf("folder mode %v, want %v", st.Mode().Perm(), os.FileMode(0o755&^mask))
+	}
+	if mask&0o200 != 0 || mask > 0o777 {
+		t.Errorf("umask %o is not one a process could have", mask)
+	}
+}

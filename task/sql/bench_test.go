@@ -16,9 +16,9 @@ import (
 func BenchmarkVerify(b *testing.B) {
 	for _, cache := range []struct {
 		name  string
-		cells int
+		bytes int
 	}{{"cached", 0}, {"uncached", -1}} {
-		tk := openTask(b, 1, Options{CacheCells: cache.cells})
+		tk := openTask(b, 1, Options{CacheBytes: cache.bytes})
 		demos, qs := tk.demos(1000, 1, task.DemoConfig{DefaultFlawRate: 0.3})
 		for _, v := range tk.Rewards() {
 			b.Run(v.Name()+"/"+cache.name, func(b *testing.B) {
@@ -41,7 +41,7 @@ func BenchmarkVerify(b *testing.B) {
 // stop, against the limit: ms/op should sit just above the limit, and
 // max/limit (the worst run over the limit) below 2.
 func BenchmarkHostile(b *testing.B) {
-	tk := openTask(b, 1, Options{CacheCells: -1})
+	tk := openTask(b, 1, Options{CacheBytes: -1})
 	v := tk.Rewards()[1]
 	p := tk.Prompt(task.Train, 0)
 	for _, q := range []struct{ name, query string }{

@@ -9,20 +9,26 @@ import (
 // an outcome stays true; sharing it makes the executes and result verdicts
 // of one response agree (one run, not two that a noisy machine could time
 // differently), and the reference queries of a group run once. Concurrent
-// askers for the same query wait for the one run. Entries leave in the
-// order they came once the total size passes the budget.
+// askers for the same query wait for the one run. An outcome the time limit
+// cut short is shared with them but not kept: it depends on the machine's
+// load, and a verdict must not depend on what ran beside it. Entries leave
+// in the order they came once the total size passes the budget.
 type cache struct {
 	mu     sync.Mutex
 	m      map[string]*entry
 	order  []string // insertion order, oldest first
-	cells  int
-	budget int // in cells: rows × columns, plus one per entry
+	bytes  int      // estimated: the query texts and outcome.size
+	budget int      // in bytes
 }
 
 type entry struct {
 	done chan struct{} // closed when o is set
 	o    *outcome
 }
+
+// entryBytes is what one entry costs: its key twice (map and order), the
+// entry and map overhead, and the outcome.
+func entryBytes(query string, o *outcome) int { return 2*len(query) + 96 + o.size() }
 
 func newCache(budget int) *cache {
 	return &cache{m: map[string]*entry{}, budget: budget}
@@ -52,7 +58,7 @@ func (c *cache) get(ctx context.Context, query string, run func(context.Context,
 	o, err := run(ctx, query)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err != nil || ctx.Err() != nil {
+	if err != nil || ctx.Err() != nil || o.timeout {
 		delete(c.m, query)
 		e.o = o
 		if err != nil {
@@ -64,12 +70,12 @@ func (c *cache) get(ctx context.Context, query string, run func(context.Context,
 	e.o = o
 	close(e.done)
 	c.order = append(c.order, query)
-	c.cells += o.cells()
-	for c.cells > c.budget && len(c.order) > 1 {
+	c.bytes += entryBytes(query, o)
+	for c.bytes > c.budget && len(c.order) > 0 {
 		old := c.order[0]
 		c.order = c.order[1:]
 		if oe, ok := c.m[old]; ok && oe.o != nil {
-			c.cells -= oe.o.cells()
+			c.bytes -= entryBytes(old, oe.o)
 			delete(c.m, old)
 		}
 	}

@@ -9,11 +9,12 @@ import (
 )
 
 func TestCache(t *testing.T) {
-	c := newCache(100)
+	one := func() *outcome { return &outcome{cols: 1, rows: [][]value{{{kind: kindText, text: "0123456789"}}}} }
+	c := newCache(10 * entryBytes("q10", one())) // room for ten entries of q0…q49
 	var runs atomic.Int32
 	run := func(_ context.Context, q string) (*outcome, error) {
 		runs.Add(1)
-		return &outcome{cols: 1, rows: make([][]value, 9)}, nil // 10 cells
+		return one(), nil
 	}
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -31,8 +32,8 @@ func TestCache(t *testing.T) {
 	for i := range 50 {
 		c.get(ctx, fmt.Sprint("q", i), run)
 	}
-	if c.cells > c.budget || len(c.m) != len(c.order) || len(c.m) != 10 {
-		t.Errorf("after 51 queries of 10 cells: %d cells, %d entries, %d in order (budget %d)", c.cells, len(c.m), len(c.order), c.budget)
+	if c.bytes > c.budget || len(c.m) != len(c.order) || len(c.m) != 10 {
+		t.Errorf("after 51 queries: %d bytes, %d entries, %d in order (budget %d)", c.bytes, len(c.m), len(c.order), c.budget)
 	}
 	before := runs.Load()
 	c.get(ctx, "q49", run)

@@ -10,7 +10,12 @@
 // WITH statement of at most 10 kB; each query runs under a 200 ms limit
 // enforced by interrupting SQLite, and may return at most 1,000 rows. The
 // query is wrapped in a window function so that all of its work happens
-// in the first step, the one the driver can interrupt.
+// in the first step, the one the driver can interrupt. No value or row may
+// exceed 10 kB (SQLITE_LIMIT_LENGTH), which also bounds what one function
+// call (which no interrupt stops) can cost; the limit starts once the query
+// holds a connection, and a timed-out outcome is never cached, so a correct
+// query's verdict does not depend on what ran beside it. Outcomes are
+// cached within a byte budget (32 MiB).
 //
 // Rewards, in order: format (the tags, a non-empty answer; block: the
 // format description), executes (the query runs within the limits; block:

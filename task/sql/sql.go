@@ -35,9 +35,9 @@ type Options struct {
 	MaxRows       int           // rows a query may return; default 1,000
 	MaxQueryBytes int           // default 10,000
 	Conns         int           // read-only connections in the pool; default 8
-	// CacheCells bounds the outcome cache (rows × columns summed over
-	// queries); default 500,000. Negative: no cache.
-	CacheCells int
+	// CacheBytes bounds the outcome cache's estimated memory (query texts,
+	// rows and values); default 32 MiB. Negative: no cache.
+	CacheBytes int
 }
 
 func (o Options) withDefaults() Options {
@@ -53,8 +53,8 @@ func (o Options) withDefaults() Options {
 	if o.Conns <= 0 {
 		o.Conns = 8
 	}
-	if o.CacheCells == 0 {
-		o.CacheCells = 500_000
+	if o.CacheBytes == 0 {
+		o.CacheBytes = 32 << 20
 	}
 	return o
 }

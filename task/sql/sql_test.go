@@ -298,7 +298,7 @@ func TestVerifyRejectsForeignPrompt(t *testing.T) {
 }
 
 func TestCanceledContext(t *testing.T) {
-	tk := openTask(t, 1, Options{CacheCells: -1})
+	tk := openTask(t, 1, Options{CacheBytes: -1})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	p := tk.Prompt(task.Train, 0)
