@@ -120,6 +120,21 @@ type Config struct {
 	// blocks" replay shared by every reward: an ablation that tells
 	// whether separating the rewards matters.
 	Joint bool `json:"joint"`
+	// WrongSpans places each reward on another reward's spans (the span
+	// source's control, method "span+wrong"): the next reward in reward
+	// order that applies to the response, cyclically; uniform when there
+	// is none. If span beats span+wrong, the verifiers' spans are where
+	// the credit belongs, not merely somewhere concentrated.
+	WrongSpans bool `json:"wrong_spans,omitempty"`
+
+	// ScaleTo gives every method the same step size: "grpo" rescales a
+	// batch's token advantages so their mean |A| over response tokens is
+	// GRPO's on the same batch (GRPO itself is unchanged); "" (default)
+	// leaves them raw. Placement does not change a response's mean
+	// advantage but does change mean |A|, and GDPO's batch normalization
+	// makes it 1.5–2× GRPO's when few groups vary: comparisons set "grpo"
+	// so the methods race at one step size, and the report says so.
+	ScaleTo string `json:"scale_to,omitempty"`
 
 	// Null is e_null, the reference embedding of the gradient source,
 	// passed to the Influencer. "pad" as in P2T.
@@ -180,7 +195,15 @@ func DefaultConfig() Config {
 // Validate reports every invalid option, each with what it must be.
 func (c Config) Validate() error {
 	return errors.Join(c.validateEps(), c.validateScale(), c.validatePlacement(),
-		c.validateSpan(), c.validateReplay(), c.validateGradient(), c.validateSAW())
+		c.validateSpan(), c.validateReplay(), c.validateGradient(), c.validateSAW(), c.validateScaleTo())
+}
+
+func (c Config) validateScaleTo() error {
+	switch c.ScaleTo {
+	case "", ScaleToGRPO:
+		return nil
+	}
+	return fmt.Errorf("scale_to must be %q or empty (raw advantages), got %q", ScaleToGRPO, c.ScaleTo)
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -28,10 +28,10 @@ func init() {
 
 // Register adds a method. Every method has the same signature; whatever it
 // needs beyond its Config comes through the Batch. A duplicate name, an empty
-// one or one starting with "saw+" (New composes those) is a programming
-// error and panics.
+// one, one starting with "saw+" or holding a "+" (New composes those) is a
+// programming error and panics.
 func Register(name string, f func(Config) (Method, error)) {
-	if name == "" || strings.HasPrefix(name, sawPrefix) || f == nil {
+	if name == "" || strings.Contains(name, "+") || f == nil {
 		panic(fmt.Sprintf("credit: cannot register method %q (empty name, %q prefix or nil constructor)", name, sawPrefix))
 	}
 	registry.Lock()
@@ -43,14 +43,32 @@ func Register(name string, f func(Config) (Method, error)) {
 }
 
 // New builds the named method from c. "saw+X" is SAW composed with any
-// registered method X. An unknown name's error lists the known ones.
+// registered method X; "X+v" is X with variant v's option set (Variants);
+// with c.ScaleTo set, any of them is rescaled to GRPO's step size. An
+// unknown name's error lists the known ones.
 func New(name string, c Config) (Method, error) {
-	base, withSAW := strings.CutPrefix(name, sawPrefix)
+	m, err := newMethod(name, c)
+	if err != nil || c.ScaleTo == "" {
+		return m, err
+	}
+	if err := c.validateScaleTo(); err != nil {
+		return nil, fmt.Errorf("credit method %q: %w", name, err)
+	}
+	return &scaled{inner: m, c: c}, nil
+}
+
+func newMethod(name string, c Config) (Method, error) {
+	rest, withSAW := strings.CutPrefix(name, sawPrefix)
+	base, _, _ := strings.Cut(rest, "+")
 	registry.Lock()
 	f, ok := registry.f[base]
 	registry.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("unknown credit method %q (known: %s; and saw+<name> for any of them)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("unknown credit method %q (known: %s; saw+<name> for any of them; variants %s)", name, strings.Join(Names(), ", "), strings.Join(Variants(), ", "))
+	}
+	_, c, err := splitVariants(rest, c)
+	if err != nil {
+		return nil, fmt.Errorf("credit method %q: %w", name, err)
 	}
 	m, err := f(c)
 	if err != nil {

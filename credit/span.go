@@ -13,13 +13,16 @@ func newSpan(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateSpan()); err != nil {
 		return nil, err
 	}
-	return &placed{name: "span", c: c, src: spanSource{gamma: c.Gamma}, warmup: c.SpanWarmup}, nil
+	return &placed{name: "span", c: c, src: spanSource{gamma: c.Gamma, wrong: c.WrongSpans}, warmup: c.SpanWarmup}, nil
 }
 
 // spanSource is the span relevance source (judge attribution, the
 // token-heatmap method): a verdict's spans, mapped onto tokens through
 // Batch.Offsets, with discounted credit for the tokens before them.
-type spanSource struct{ gamma float64 }
+type spanSource struct {
+	gamma float64
+	wrong bool // the control: each reward placed on another reward's spans
+}
 
 // relevance returns q = h with, for token s, strength[s] the largest
 // strength of the verdict's spans over it and e[s] that span's effect
@@ -55,6 +58,9 @@ func (s spanSource) relevance(ctx context.Context, v *view, a [][]float64, _ Met
 			var spans []reward.Span
 			if vd := v.verdict(k, i); vd != nil {
 				spans = vd.Spans
+			}
+			if s.wrong {
+				spans = v.otherSpans(k, i)
 			}
 			strength, effect := reward.TokenEffects(spans, v.b.Offsets[i])
 			sign := reward.Effect(0)
@@ -95,4 +101,25 @@ func discount(strength []float64, gamma float64) []float64 {
 		strength[t] += gamma * strength[t+1]
 	}
 	return strength
+}
+
+// otherSpans is the span+wrong control's spans for reward k on response i:
+// those of the next reward after k in reward order (cyclically) that
+// applies to the response, with their strengths and no effect (an effect
+// is relative to its own reward's score). Nil when no other reward applies:
+// relevance is then uniform.
+func (v *view) otherSpans(k, i int) []reward.Span {
+	for d := 1; d < v.k; d++ {
+		j := (k + d) % v.k
+		vd := v.verdict(j, i)
+		if vd == nil || v.skip[j][i] {
+			continue
+		}
+		out := make([]reward.Span, len(vd.Spans))
+		for n, sp := range vd.Spans {
+			out[n] = reward.Span{Start: sp.Start, End: sp.End, Strength: sp.Strength}
+		}
+		return out
+	}
+	return nil
 }
