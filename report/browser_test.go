@@ -166,7 +166,7 @@ func TestBrowser(t *testing.T) {
 	text := pageText(dom)
 	for _, want := range []string{
 		"credo report: toolcall", "Comparison", "method", "reward", "steps to 0.80", "final eval (greedy)", "credit overhead",
-		"steps ÷ grpo", "Reward curves", "Credit diagnostics", "Token heatmaps", "A · final",
+		"ΔAUC vs grpo [95% CI]", "Reward curves", "Credit diagnostics", "Token heatmaps", "A · final",
 		"grpo", "gdpo", "span", "mrtpo", "format", "call", "q · format", "q · call",
 	} {
 		if !strings.Contains(text, want) {

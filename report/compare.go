@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -22,6 +23,23 @@ type Comparison struct {
 	Window    int     // the moving mean's window, in steps
 	Warmup    string  // the warmed-up policy every run starts from
 	Runs      []*Run
+	// Calibration is where the warm-up starts (calibration.json), nil when
+	// the comparison has none: then every reward is counted and the
+	// threshold is Threshold.
+	Calibration *run.Calibration
+	// ScaleTo is the runs' credit.scale_to ("grpo": every method at GRPO's
+	// step size; "": raw advantages).
+	ScaleTo string
+}
+
+// start is reward k's starting point in the calibration.
+func (c *Comparison) start(k string) (run.RewardStart, bool) {
+	for _, r := range c.Calibration.Rewards {
+		if r.Reward == k {
+			return r, true
+		}
+	}
+	return run.RewardStart{}, false
 }
 
 // LoadCompare reads a compare directory: compare.json and every run it
@@ -41,6 +59,23 @@ func LoadCompare(dir string) (*Comparison, error) {
 	c := &Comparison{Dir: dir, Task: f.Task, Methods: f.Methods, Seeds: f.Seeds, Steps: f.Steps,
 		Threshold: f.Threshold, Window: f.Window, Warmup: f.Warmup}
 	c.defaults()
+	var cal run.Calibration
+	switch err := run.ReadJSON(filepath.Join(dir, run.CalibrationFile), &cal); {
+	case err == nil:
+		c.Calibration = &cal
+	case !errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("compare %s: %w", dir, err)
+	}
+	if len(f.Train) > 0 {
+		var t struct {
+			Credit struct {
+				ScaleTo string `json:"scale_to"`
+			} `json:"credit"`
+		}
+		if err := json.Unmarshal(f.Train, &t); err == nil {
+			c.ScaleTo = t.Credit.ScaleTo
+		}
+	}
 	var errs []error
 	for i, e := range f.Runs {
 		if e.Dir == "" {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/credo-rl/credo/internal/stats"
 )
 
 // grid is the table as text cells, shared by Markdown, Text and the HTML page.
@@ -19,8 +21,12 @@ type grid struct {
 func makeGrid(rows []Row) grid {
 	var g grid
 	threshold, window := DefaultThreshold, DefaultWindow
+	calibrated := false
 	if len(rows) > 0 {
 		threshold, window = rows[0].Threshold, rows[0].Window
+	}
+	for _, r := range rows {
+		calibrated = calibrated || !math.IsNaN(r.Start)
 	}
 	var bases []string
 	incomplete := false
@@ -29,36 +35,86 @@ func makeGrid(rows []Row) grid {
 			bases = append(bases, b)
 		}
 	}
-	g.header = []string{"method", "reward", "steps to " + num(threshold, 2), "final eval (greedy)", "length", "s/step", "credit overhead"}
-	for _, b := range bases {
-		g.header = append(g.header, "steps ÷ "+b)
+	stepsHead := "steps to " + num(threshold, 2)
+	if calibrated {
+		stepsHead = "steps to ½ gap"
 	}
+	g.header = []string{"method", "reward", "start", "AUC"}
+	for _, b := range bases {
+		g.header = append(g.header, "ΔAUC vs "+b+" [95% CI]")
+	}
+	g.header = append(g.header, stepsHead, "final eval (greedy)")
+	if slices.Contains(bases, "gdpo") {
+		g.header = append(g.header, "Δ final vs gdpo [95% CI]")
+	}
+	g.header = append(g.header, "mean |A|", "s/step", "credit overhead")
+	var excluded []string
 	for _, r := range rows {
 		m := r.Method
 		if r.Incomplete > 0 {
 			m += "†"
 			incomplete = true
 		}
-		cells := []string{m, r.Reward, stepsCell(r), evalCell(r), num(r.Length, 1), num(r.SecondsPerStep, 2), percent(r.CreditOverhead)}
-		for _, b := range bases {
-			v, ok := r.VsBaseline[b]
-			if !ok {
-				v = math.NaN()
+		reward := r.Reward
+		if !r.Counted {
+			reward += " (not counted)"
+			if r.Method == rows[0].Method {
+				excluded = append(excluded, r.Reward+": "+r.Why)
 			}
-			cells = append(cells, ratioCell(v))
 		}
+		cells := []string{m, reward, num(r.Start, 2), num(r.AUC, 3)}
+		for _, b := range bases {
+			cells = append(cells, deltaCell(r, r.DeltaAUC, b))
+		}
+		cells = append(cells, stepsCell(r), evalCell(r))
+		if slices.Contains(bases, "gdpo") {
+			cells = append(cells, deltaCell(r, r.DeltaEval, "gdpo"))
+		}
+		cells = append(cells, num(r.AbsAdv, 3), num(r.SecondsPerStep, 2), percent(r.CreditOverhead))
 		g.body = append(g.body, cells)
 	}
-	g.notes = append(g.notes, fmt.Sprintf("steps to %s: median over seeds of the first step at which the moving mean of the training reward over %d steps reaches %s; (r/n): seeds that reached it.",
-		num(threshold, 2), window, num(threshold, 2)))
-	g.notes = append(g.notes, "final eval: mean ± std over seeds of the last greedy evaluation; length: mean response tokens; credit overhead: credit seconds over step seconds.")
+	g.notes = append(g.notes, "AUC: mean over seeds of the area under the training reward's curve per step (the mean of the per-step batch means): larger is learned sooner; start: the warm-up's pass rate when sampled as training samples.")
 	if len(bases) > 0 {
-		g.notes = append(g.notes, "steps ÷ baseline: this method's steps to threshold over the baseline's; ∞: only the baseline reached it; 0: only this method did.")
+		g.notes = append(g.notes, "Δ … [95% CI]: mean over seeds of this method's value minus the baseline's with the same seed (same prompts, same warm-up), with a paired bootstrap 95% interval; * marks an interval that excludes 0.")
+	}
+	if calibrated {
+		g.notes = append(g.notes, fmt.Sprintf("steps to ½ gap: median over seeds of the first step at which the moving mean of the training reward over %d steps reaches start + ½(1 − start); (r/n): seeds that reached it.", window))
+	} else {
+		g.notes = append(g.notes, fmt.Sprintf("steps to %s: median over seeds of the first step at which the moving mean of the training reward over %d steps reaches %s; (r/n): seeds that reached it.",
+			num(threshold, 2), window, num(threshold, 2)))
+	}
+	g.notes = append(g.notes, "final eval: mean ± std over seeds of the last greedy evaluation (in brackets: the warm-up's); mean |A|: mean over steps of the batch's mean |advantage| over response tokens; credit overhead: credit seconds over step seconds.")
+	if len(excluded) > 0 {
+		g.notes = append(g.notes, "Not counted (the verdict leaves them out): "+strings.Join(excluded, "; ")+".")
 	}
 	if incomplete {
 		g.notes = append(g.notes, "†: some runs stopped before their last step; their numbers use the steps they logged.")
 	}
 	return g
+}
+
+// deltaCell is "+0.031 [+0.012, +0.050]*" for a row's interval against
+// baseline b; "—" where there is none (the baseline's own row, or one seed).
+func deltaCell(r Row, d map[string]stats.Interval, b string) string {
+	iv, ok := d[b]
+	if !ok || r.Method == b || math.IsNaN(iv.Mean) {
+		return "—"
+	}
+	s := signed(iv.Mean, 3)
+	if !math.IsNaN(iv.Lo) {
+		s += " [" + signed(iv.Lo, 3) + ", " + signed(iv.Hi, 3) + "]"
+	}
+	if iv.Excludes0() {
+		s += "*"
+	}
+	return s
+}
+
+func signed(v float64, prec int) string {
+	if v >= 0 {
+		return "+" + num(v, prec)
+	}
+	return num(v, prec)
 }
 
 func stepsCell(r Row) string {
@@ -79,6 +135,9 @@ func evalCell(r Row) string {
 	s := num(r.FinalEval, 3) + " ± " + num(r.FinalEvalStd, 3)
 	if r.EvalRuns < r.Runs {
 		s += fmt.Sprintf(" (%d/%d)", r.EvalRuns, r.Runs)
+	}
+	if !math.IsNaN(r.StartEval) {
+		s += " (" + num(r.StartEval, 3) + ")"
 	}
 	return s
 }

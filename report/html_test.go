@@ -28,7 +28,7 @@ func TestWriteCompare(t *testing.T) {
 		t.Errorf("report is %d bytes, want under 2 MB for 4 methods × 3 seeds × 30 steps", len(page))
 	}
 	for _, want := range []string{
-		"<h2 id=\"table\">Comparison</h2>", "<th>steps to 0.80</th>", "<th>final eval (greedy)</th>", "<th>steps ÷ grpo</th>", "<th>steps ÷ gdpo</th>",
+		"<h2 id=\"table\">Comparison</h2>", "<th>steps to 0.80</th>", "<th>final eval (greedy)</th>", "<th>ΔAUC vs grpo [95% CI]</th>", "<th>ΔAUC vs gdpo [95% CI]</th>",
 		"Reward curves", "format: training reward, moving mean over 5 steps", "call: localization (1 = none)",
 		"Credit diagnostics", "Token heatmaps", "q · format", "A · final", "response-level method: no relevance",
 		`argument &#34;from&#34; missing`, "seed 1 · step 30",
@@ -96,7 +96,7 @@ func TestWriteRun(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	if strings.Contains(s, "steps ÷") {
+	if strings.Contains(s, "ΔAUC vs") {
 		t.Error("a single run has no baseline to divide by")
 	}
 }

@@ -4,7 +4,15 @@ import (
 	"math"
 	"slices"
 
+	"github.com/credo-rl/credo/internal/stats"
 	"github.com/credo-rl/credo/run"
+)
+
+// bootstrapIters and bootstrapSeed fix the intervals: a report is the same
+// every time it is made.
+const (
+	bootstrapIters = 10000
+	bootstrapSeed  = 1
 )
 
 // Baselines are the response-level methods every other method's
@@ -37,6 +45,32 @@ type Row struct {
 	// StepsToThreshold divided by the baseline's on the same reward (see
 	// Ratio).
 	VsBaseline map[string]float64
+
+	// Counted says the comparison judges methods on this reward (its
+	// calibration counted it); Why says why not. Without a calibration
+	// every reward is counted.
+	Counted bool
+	Why     string
+	// Start is the warm-up's pass rate on the reward (calibration; NaN
+	// without one). With it, Threshold is start + ½(1 − start): half the
+	// gap to a perfect score.
+	Start float64
+	// StartEval is the warm-up's greedy evaluation on the test prompts the
+	// runs end on (NaN without a calibration).
+	StartEval float64
+	// AUC is the mean over seeds of each run's area under its training
+	// reward curve per step (stats.AUC): the primary metric, since a
+	// method that learns sooner has the larger area. AUCs and Evals hold
+	// each seed's AUC and final greedy evaluation, for pairing.
+	AUC         float64
+	AUCs, Evals map[uint64]float64
+	// DeltaAUC and DeltaEval map each baseline to the paired bootstrap 95%
+	// interval of this row's AUC (final evaluation) minus the baseline's,
+	// over the seeds both ran.
+	DeltaAUC, DeltaEval map[string]stats.Interval
+	// AbsAdv is the mean over runs and steps of the batch's mean |A| over
+	// response tokens (adv/abs_mean): the step size the method trained at.
+	AbsAdv float64
 }
 
 // Table computes one Row per (method, reward), in method order then
@@ -47,6 +81,7 @@ func Table(c *Comparison) []Row {
 	for _, m := range c.Methods {
 		runs := c.MethodRuns(m)
 		length, sps, over := perRun(runs, run.KeyResponseLength), perRun(runs, run.KeyTimeStep), perRun(runs, run.KeyCreditOverhead)
+		absAdv := perRun(runs, run.KeyAbsAdvantage)
 		incomplete := 0
 		for _, r := range runs {
 			if r.Incomplete {
@@ -55,21 +90,39 @@ func Table(c *Comparison) []Row {
 		}
 		for _, k := range rewards {
 			row := Row{Method: m, Reward: k, Runs: len(runs), Incomplete: incomplete,
-				Threshold: c.Threshold, Window: c.Window, Length: length, SecondsPerStep: sps, CreditOverhead: over}
+				Threshold: c.Threshold, Window: c.Window, Length: length, SecondsPerStep: sps, CreditOverhead: over,
+				Counted: true, Start: math.NaN(), StartEval: math.NaN(), AbsAdv: absAdv,
+				AUCs: map[uint64]float64{}, Evals: map[uint64]float64{}}
+			if cal := c.Calibration; cal != nil {
+				if st, ok := c.start(k); ok {
+					row.Start, row.Counted, row.Why = st.Pass, st.Counted, st.Why
+					row.Threshold = st.Pass + (1-st.Pass)/2
+				}
+				if e, ok := cal.Eval[k]; ok {
+					row.StartEval = e
+				}
+			}
 			steps := make([]float64, len(runs))
-			var evals []float64
+			var evals, aucs []float64
 			for i, r := range runs {
-				steps[i] = StepsToThreshold(r.Series(run.RewardKey(k, "mean")), c.Threshold, c.Window)
+				curve := r.Series(run.RewardKey(k, "mean"))
+				steps[i] = StepsToThreshold(curve, row.Threshold, c.Window)
 				if !math.IsInf(steps[i], 1) {
 					row.Reached++
 				}
+				if a := stats.AUC(curve); !math.IsNaN(a) {
+					row.AUCs[r.Seed] = a
+					aucs = append(aucs, a)
+				}
 				if e, ok := last(r.Series(run.EvalKey("greedy", k))); ok {
 					evals = append(evals, e)
+					row.Evals[r.Seed] = e
 				}
 			}
 			row.StepsToThreshold = Median(steps)
 			row.EvalRuns = len(evals)
 			row.FinalEval, row.FinalEvalStd = meanStd(evals)
+			row.AUC = stats.Mean(aucs)
 			rows = append(rows, row)
 		}
 	}
@@ -81,11 +134,32 @@ func Table(c *Comparison) []Row {
 			}
 			if rows[i].VsBaseline == nil {
 				rows[i].VsBaseline = map[string]float64{}
+				rows[i].DeltaAUC = map[string]stats.Interval{}
+				rows[i].DeltaEval = map[string]stats.Interval{}
 			}
 			rows[i].VsBaseline[b] = Ratio(rows[i].StepsToThreshold, rows[j].StepsToThreshold)
+			rows[i].DeltaAUC[b] = paired(rows[i].AUCs, rows[j].AUCs)
+			rows[i].DeltaEval[b] = paired(rows[i].Evals, rows[j].Evals)
 		}
 	}
 	return rows
+}
+
+// paired is the bootstrap interval of the mean of a[s] − b[s] over the
+// seeds s both have.
+func paired(a, b map[uint64]float64) stats.Interval {
+	seeds := make([]uint64, 0, len(a))
+	for s := range a {
+		if _, ok := b[s]; ok {
+			seeds = append(seeds, s)
+		}
+	}
+	slices.Sort(seeds)
+	d := make([]float64, len(seeds))
+	for i, s := range seeds {
+		d[i] = a[s] - b[s]
+	}
+	return stats.Bootstrap(d, bootstrapIters, bootstrapSeed)
 }
 
 // MovingMean is the trailing moving mean of xs over window steps:

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/credo-rl/credo/run"
 )
 
 var inf, nan = math.Inf(1), math.NaN()
@@ -191,13 +193,34 @@ func TestTable(t *testing.T) {
 		t.Error("a ratio against gdpo, which is not in the comparison")
 	}
 
+	// AUC: the mean of each seed's mean reward over its steps. span/a: seed
+	// 1 (0.8+0.8+1)/3, seed 2 (0+0.2+0.9+0.9)/4; grpo/a: 0.75 and 0.1. The
+	// paired differences are 0.1167 and 0.4: their mean 0.2583, and every
+	// bootstrap mean lies between them, so the interval excludes 0.
+	for _, c := range []struct {
+		row       int
+		auc, dlt  float64
+		excludes0 bool
+	}{{0, 0.425, 0, false}, {2, (2.6/3 + 0.5) / 2, (2.6/3 - 0.75 + 0.4) / 2, true}} {
+		r := rows[c.row]
+		if !near(r.AUC, c.auc) {
+			t.Errorf("row %d AUC %v, want %v", c.row, r.AUC, c.auc)
+		}
+		d := r.DeltaAUC["grpo"]
+		if !near(d.Mean, c.dlt) || d.Excludes0() != c.excludes0 || d.N != 2 {
+			t.Errorf("row %d ΔAUC vs grpo %+v, want mean %v, excludes 0: %v", c.row, d, c.dlt, c.excludes0)
+		}
+		if c.excludes0 && (d.Lo < 2.6/3-0.75-1e-9 || d.Hi > 0.4+1e-9) {
+			t.Errorf("row %d interval [%v, %v] outside the paired differences", c.row, d.Lo, d.Hi)
+		}
+	}
 	md := Markdown(rows)
 	for _, s := range []string{
-		"| method | reward | steps to 0.80 | final eval (greedy) | length | s/step | credit overhead | steps ÷ grpo |",
-		"| grpo | a | not reached (1/2) | 0.500 ± 0.283 | 37.5 | 2.00 | 0.0% | — |",
-		"| grpo | b | 1 (2/2) | 1.000 ± 0.000 | 37.5 | 2.00 | 0.0% | 1.00 |",
-		"| span† | a | 2.5 (2/2) | 0.900 ± 0.000 (1/2) | 10.0 | 3.00 | 20.0% | 0.00 |",
-		"| span† | b | not reached (0/2) |",
+		"| method | reward | start | AUC | ΔAUC vs grpo [95% CI] | steps to 0.80 | final eval (greedy) | mean \\|A\\| | s/step | credit overhead |",
+		"| grpo | a | — | 0.425 | — | not reached (1/2) | 0.500 ± 0.283 | — | 2.00 | 0.0% |",
+		"| grpo | b | — | 1.000 | — | 1 (2/2) | 1.000 ± 0.000 | — | 2.00 | 0.0% |",
+		"| span† | a | — | 0.683 | +0.258 [+0.117, +0.400]* | 2.5 (2/2) | 0.900 ± 0.000 (1/2) | — | 3.00 | 20.0% |",
+		"| span† | b | — | 0.200 | -0.800 | not reached (0/2) |",
 		"†: some runs stopped",
 	} {
 		if !strings.Contains(md, s) {
@@ -206,7 +229,7 @@ func TestTable(t *testing.T) {
 	}
 	txt := Text(rows)
 	lines := strings.Split(strings.TrimSpace(txt), "\n")
-	if !strings.HasPrefix(lines[0], "method  reward  steps to 0.80") || !strings.Contains(txt, "not reached (0/2)") {
+	if !strings.HasPrefix(lines[0], "method  reward  start  AUC") || !strings.Contains(txt, "not reached (0/2)") {
 		t.Errorf("Text:\n%s", txt)
 	}
 	// Aligned: the reward column starts at the same rune offset on every row.
@@ -234,7 +257,36 @@ func TestTableNoData(t *testing.T) {
 		t.Errorf("p2t row %+v", rows[1])
 	}
 	md := Markdown(rows)
-	if !strings.Contains(md, "| p2t | a | — | — | — | — | — | — |") || !strings.Contains(md, "| gdpo | a | not reached (0/1) | — |") {
+	if !strings.Contains(md, "| p2t | a | — | — | — | — | — | — | — | — | — |") || !strings.Contains(md, "| gdpo | a | — | 0.100 | — | not reached (0/1) | — |") {
 		t.Errorf("Markdown:\n%s", md)
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// TestCalibratedTable: with a calibration, a reward's threshold is half its
+// gap from the start, rewards the calibration did not count are marked
+// and listed with the reason, and the warm-up's evaluation is shown.
+func TestCalibratedTable(t *testing.T) {
+	c := &Comparison{Methods: []string{"gdpo"}, Threshold: 0.8, Window: 1,
+		Calibration: &run.Calibration{
+			Rewards: []run.RewardStart{{Reward: "a", Pass: 0.4, Counted: true}, {Reward: "b", Pass: 0.9, Why: "already at 0.90"}},
+			Eval:    map[string]float64{"a": 0.25},
+		},
+		Runs: []*Run{runOf("gdpo", 1, 3, map[string][]float64{
+			"reward/a/mean": {0.4, 0.6, 0.7}, "reward/b/mean": {0.9, 0.9, 1}, "eval/greedy/a": {nan, nan, 0.5},
+		})}}
+	rows := Table(c)
+	if r := rows[0]; !r.Counted || r.Start != 0.4 || !near(r.Threshold, 0.7) || r.StepsToThreshold != 3 || r.StartEval != 0.25 {
+		t.Errorf("reward a: %+v", r)
+	}
+	if r := rows[1]; r.Counted || r.Why == "" || !near(r.Threshold, 0.95) {
+		t.Errorf("reward b: %+v", r)
+	}
+	md := Markdown(rows)
+	for _, want := range []string{"steps to ½ gap", "| gdpo | a | 0.40 | 0.567 |", "0.500 ± 0.000 (0.250)", "| gdpo | b (not counted) |", "Not counted (the verdict leaves them out): b: already at 0.90."} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/task"
 )
@@ -31,6 +32,9 @@ type CalibrateConfig struct {
 	// Saturated is the pass rate at or above which a reward has too little
 	// left to learn to tell methods apart (0.8).
 	Saturated float64 `json:"saturated"`
+	// EvalPrompts > 0 also evaluates the policy greedily on that many test
+	// prompts (the runs' final evaluation starts from there).
+	EvalPrompts int `json:"eval_prompts"`
 }
 
 // DefaultCalibrate samples 64 prompts × 8 responses at temperature 1.
@@ -39,52 +43,18 @@ func DefaultCalibrate() CalibrateConfig {
 		Workers: 4, Timeout: 5 * time.Second, MaxZeroVar: 0.3, Saturated: 0.8}
 }
 
-// RewardStart is one reward's starting point.
-type RewardStart struct {
-	Reward string `json:"reward"`
-	// Pass is the mean score over the responses the reward applies to.
-	Pass float64 `json:"pass"`
-	// ZeroVar is the share of groups (among those the reward applies to)
-	// in which every response scored the same: credit has nothing to place.
-	ZeroVar float64 `json:"zero_var"`
-	Groups  int     `json:"groups"` // groups the reward applies to
-	// Counted says whether a comparison may judge methods on this reward;
-	// Why says why not.
-	Counted bool   `json:"counted"`
-	Why     string `json:"why,omitempty"`
-}
-
-// Calibration is where a policy starts on a task, reward by reward.
-type Calibration struct {
-	Task       string          `json:"task"`
-	Difficulty string          `json:"difficulty,omitempty"`
-	Config     CalibrateConfig `json:"config"`
-	Rewards    []RewardStart   `json:"rewards"`
-}
-
-// Counted lists the rewards a comparison judges methods on.
-func (c Calibration) Counted() []string {
-	var out []string
-	for _, r := range c.Rewards {
-		if r.Counted {
-			out = append(out, r.Reward)
-		}
-	}
-	return out
-}
-
 // Calibrate samples c.Group responses to each of the first c.Prompts
 // training prompts and reports, per reward, the pass rate and the share of
 // groups without variance. A reward is counted when fewer than
 // c.MaxZeroVar of its groups lack variance and its pass rate is below
 // c.Saturated.
-func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Verifier, c CalibrateConfig, log io.Writer) (Calibration, error) {
+func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Verifier, c CalibrateConfig, log io.Writer) (run.Calibration, error) {
+	out := run.Calibration{Task: t.Name(), Prompts: c.Prompts, Group: c.Group, MaxZeroVar: c.MaxZeroVar, Saturated: c.Saturated}
 	if c.Prompts < 1 || c.Group < 2 || c.MaxTokens < 1 {
-		return Calibration{}, fmt.Errorf("calibrate: prompts ≥ 1, group ≥ 2 and max tokens ≥ 1 are required (got %d, %d, %d)", c.Prompts, c.Group, c.MaxTokens)
+		return out, fmt.Errorf("calibrate: prompts ≥ 1, group ≥ 2 and max tokens ≥ 1 are required (got %d, %d, %d)", c.Prompts, c.Group, c.MaxTokens)
 	}
-	out := Calibration{Task: t.Name(), Config: c}
-	const chunk = 8                             // prompts per generation call: bounded memory, a progress bar that moves
-	scores := make([][]reward.Verdict, len(vs)) // [K][N]
+	const chunk = 8 // prompts per generation call: bounded memory, a progress bar that moves
+	verdicts := make([][]reward.Verdict, len(vs)) // [K][N]
 	bar := progress.New(log, "calibrate", 0, c.Prompts)
 	for start := 0; start < c.Prompts; start += chunk {
 		n := min(chunk, c.Prompts-start)
@@ -104,25 +74,33 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 		for i, r := range res {
 			ps[i], texts[i] = prompts[r.Prompt], r.Text
 		}
-		verdicts, _ := verifyAll(ctx, vs, ps, texts, c.Workers, c.Timeout)
+		vd, _ := verifyAll(ctx, vs, ps, texts, c.Workers, c.Timeout)
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
 		for k := range vs {
-			scores[k] = append(scores[k], verdicts[k]...)
+			verdicts[k] = append(verdicts[k], vd[k]...)
 		}
 		bar.Update(start+n, "")
 	}
 	bar.Done()
 	for k, v := range vs {
-		out.Rewards = append(out.Rewards, startOf(v.Name(), scores[k], c))
+		out.Rewards = append(out.Rewards, startOf(v.Name(), verdicts[k], c))
+	}
+	if c.EvalPrompts > 0 {
+		res, err := Evaluate(ctx, p, t, vs, EvalConfig{Prompts: c.EvalPrompts, MaxTokens: c.MaxTokens,
+			Workers: c.Workers, Timeout: c.Timeout, Seed: c.Seed})
+		if err != nil {
+			return out, fmt.Errorf("calibrate: %w", err)
+		}
+		out.Eval, out.EvalPrompts = res.Greedy, c.EvalPrompts
 	}
 	return out, nil
 }
 
 // startOf summarises one reward's verdicts, in groups of c.Group.
-func startOf(name string, vd []reward.Verdict, c CalibrateConfig) RewardStart {
-	r := RewardStart{Reward: name}
+func startOf(name string, vd []reward.Verdict, c CalibrateConfig) run.RewardStart {
+	r := run.RewardStart{Reward: name}
 	sum, n, zero := 0.0, 0, 0
 	for g := 0; g+c.Group <= len(vd); g += c.Group {
 		first, same, applies := 0.0, true, false

@@ -9,9 +9,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/internal/progress"
+	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/run"
 )
 
@@ -32,6 +36,11 @@ type CompareConfig struct {
 	// Train is every run's configuration; Method, Seed, Init and Out are
 	// filled per run.
 	Train Config `json:"-"`
+	// Calibrate measures, once after warm-up, where the policy starts on
+	// each reward (calibration.json): the table judges methods on the
+	// rewards it counts. Its group, max tokens and temperature are the
+	// training ones; Prompts 0 skips it.
+	Calibrate CalibrateConfig `json:"-"`
 }
 
 // CompareManifest is compare.json (run.Manifest): what the report reads.
@@ -116,12 +125,8 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 			return &ConfigError{err.(Problems).Prefixed("warmup.")}
 		}
 	}
-	for _, s := range m.Seeds {
-		for _, method := range c.Methods {
-			m.Runs = append(m.Runs, CompareRun{Method: method, Seed: s, Dir: filepath.Join("runs", method, fmt.Sprintf("seed-%d", s))})
-		}
-	}
-	if err := openComparison(c.Out, m); err != nil {
+	m.Runs = manifestRuns(m.Methods, m.Seeds)
+	if err := openComparison(c.Out, &m); err != nil {
 		return err
 	}
 	if c.Init == "" {
@@ -129,35 +134,140 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 			return err
 		}
 	}
+	if c.Calibrate.Prompts > 0 {
+		if err := calibrateOnce(ctx, c, init, log); err != nil {
+			return err
+		}
+	}
+	return compareRuns(ctx, c, m, init, log, opts)
+}
+
+// compareRuns trains every run of m that has not finished, under one
+// progress bar over all runs' steps.
+func compareRuns(ctx context.Context, c CompareConfig, m CompareManifest, init string, log io.Writer, opts []Option) error {
+	steps := c.Train.Steps
+	completed := make([]int, len(m.Runs)) // each run's latest checkpoint step
+	done := 0
 	for i, r := range m.Runs {
-		cfg := c.Train
-		cfg.Method, cfg.Seed, cfg.Init, cfg.Out = r.Method, r.Seed, init, filepath.Join(c.Out, r.Dir)
-		_, serr := os.Stat(filepath.Join(cfg.Out, "config.json"))
-		tr, err := New(ctx, cfg, serr == nil, log, opts...)
+		st, err := checkpointSteps(filepath.Join(c.Out, r.Dir, "checkpoints"))
 		if err != nil {
 			return fmt.Errorf("%s seed %d: %w", r.Method, r.Seed, err)
 		}
-		if tr.Done() {
-			fmt.Fprintf(log, "[%d/%d] %s seed %d: finished earlier\n", i+1, len(m.Runs), r.Method, r.Seed)
+		if len(st) > 0 {
+			completed[i] = min(st[len(st)-1], steps)
+		}
+		done += completed[i]
+	}
+	finished := 0
+	for i, r := range m.Runs {
+		if completed[i] >= steps {
+			fmt.Fprintf(log, "run %d/%d %s seed %d: finished earlier\n", i+1, len(m.Runs), r.Method, r.Seed)
+			finished++
+		}
+	}
+	if finished == len(m.Runs) {
+		return nil
+	}
+	bar := progress.New(log, "compare", done, len(m.Runs)*steps)
+	defer bar.Done()
+	for i, r := range m.Runs {
+		if completed[i] >= steps {
 			continue
 		}
-		fmt.Fprintf(log, "[%d/%d] %s seed %d\n", i+1, len(m.Runs), r.Method, r.Seed)
-		if err := tr.Run(ctx); err != nil {
+		cfg := c.Train
+		cfg.Method, cfg.Seed, cfg.Init, cfg.Out = r.Method, r.Seed, init, filepath.Join(c.Out, r.Dir)
+		_, serr := os.Stat(filepath.Join(cfg.Out, run.ConfigFile))
+		base := i * steps
+		label := fmt.Sprintf("run %d/%d %s seed %d", i+1, len(m.Runs), r.Method, r.Seed)
+		report := WithProgress(func(step int, summary string) { bar.Update(base+step, label+" | "+summary) })
+		tr, err := New(ctx, cfg, serr == nil, log, append(opts, report)...)
+		if err != nil {
+			return fmt.Errorf("%s seed %d: %w", r.Method, r.Seed, err)
+		}
+		bar.Update(base+tr.Step(), label)
+		err = tr.Run(ctx)
+		tr.Close()
+		if err != nil {
 			return fmt.Errorf("%s seed %d: %w", r.Method, r.Seed, err)
 		}
 	}
 	return nil
 }
 
+// calibrateOnce measures where the warm-up starts (calibration.json in the
+// comparison folder) unless a calibration made with the same settings is
+// there.
+func calibrateOnce(ctx context.Context, c CompareConfig, init string, log io.Writer) error {
+	path := filepath.Join(c.Out, run.CalibrationFile)
+	cc := c.Calibrate
+	cc.Group, cc.MaxTokens, cc.Temperature = c.Train.Group, c.Train.MaxTokens, c.Train.Temperature
+	cc.EvalPrompts = c.Train.EvalPrompts
+	cc.Workers, cc.Timeout = c.Train.VerifyWorkers, time.Duration(c.Train.VerifyTimeout)
+	var saved run.Calibration
+	switch err := run.ReadJSON(path, &saved); {
+	case err == nil:
+		if saved.Prompts != cc.Prompts || saved.Group != cc.Group || saved.EvalPrompts != cc.EvalPrompts {
+			return fmt.Errorf("compare: %s was made with %d prompts × %d responses (eval %d), these settings ask %d × %d (eval %d): choose another --out",
+				path, saved.Prompts, saved.Group, saved.EvalPrompts, cc.Prompts, cc.Group, cc.EvalPrompts)
+		}
+		return nil
+	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("compare: %w", err)
+	}
+	p, err := policy.Load(init)
+	if err != nil {
+		return fmt.Errorf("compare: calibrate: %w", err)
+	}
+	t, err := NewTask(c.Train.Task, c.Train.TaskSeed, c.Train.Difficulty)
+	if err != nil {
+		return fmt.Errorf("compare: calibrate: %w", err)
+	}
+	if cl, ok := t.(io.Closer); ok {
+		defer cl.Close()
+	}
+	vs, err := TaskRewards(t, c.Train.Judges)
+	if err != nil {
+		return fmt.Errorf("compare: calibrate: %w", err)
+	}
+	cal, err := Calibrate(ctx, p, t, vs, cc, log)
+	if err != nil {
+		return err
+	}
+	cal.Difficulty = c.Train.Difficulty
+	for _, r := range cal.Rewards {
+		status := "counted"
+		if !r.Counted {
+			status = "not counted: " + r.Why
+		}
+		fmt.Fprintf(log, "calibration: %s starts at %.2f, %.0f%% of groups without variance: %s\n", r.Reward, r.Pass, 100*r.ZeroVar, status)
+	}
+	return run.WriteJSON(path, cal)
+}
+
 // openComparison makes the folder and its compare.json, or checks that the
-// folder's compare.json has m's settings.
-func openComparison(dir string, m run.Manifest) error {
+// folder's compare.json has m's settings. A comparison may gain methods and
+// seeds (its runs are independent): compare.json then lists the old ones
+// and the new, in that order, and m becomes that manifest.
+func openComparison(dir string, m *run.Manifest) error {
 	path := filepath.Join(dir, run.ManifestFile)
 	var saved run.Manifest
 	err := run.ReadJSON(path, &saved)
 	switch {
 	case err == nil:
-		return sameSettings(dir, saved, m)
+		grown, ok, changed := extended(saved, *m)
+		if !ok { // a method or seed was dropped: name the difference
+			return sameSettings(dir, saved, *m)
+		}
+		base := saved
+		base.Methods, base.Seeds = grown.Methods, grown.Seeds
+		if err := sameSettings(dir, base, grown); err != nil {
+			return err
+		}
+		*m = grown
+		if changed {
+			return run.WriteJSON(path, grown)
+		}
+		return nil
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("compare: %w", err)
 	}
@@ -167,7 +277,50 @@ func openComparison(dir string, m run.Manifest) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	return run.WriteJSON(path, m)
+	return run.WriteJSON(path, *m)
+}
+
+// extended is now with saved's methods and seeds first and now's new ones
+// after (runs listed seed by seed); ok is false when now lacks one of
+// saved's methods or seeds, and changed says whether any were added.
+func extended(saved, now run.Manifest) (m run.Manifest, ok, changed bool) {
+	for _, x := range saved.Methods {
+		if !slices.Contains(now.Methods, x) {
+			return now, false, false
+		}
+	}
+	for _, x := range saved.Seeds {
+		if !slices.Contains(now.Seeds, x) {
+			return now, false, false
+		}
+	}
+	m = now
+	m.Methods = append([]string(nil), saved.Methods...)
+	for _, x := range now.Methods {
+		if !slices.Contains(m.Methods, x) {
+			m.Methods = append(m.Methods, x)
+		}
+	}
+	m.Seeds = append([]uint64(nil), saved.Seeds...)
+	for _, x := range now.Seeds {
+		if !slices.Contains(m.Seeds, x) {
+			m.Seeds = append(m.Seeds, x)
+		}
+	}
+	m.Runs = manifestRuns(m.Methods, m.Seeds)
+	return m, true, len(m.Methods) != len(saved.Methods) || len(m.Seeds) != len(saved.Seeds)
+}
+
+// manifestRuns lists a comparison's runs, seed by seed, each seed's runs in
+// method order: an interrupted comparison has complete seeds to pair.
+func manifestRuns(methods []string, seeds []uint64) []run.ManifestRun {
+	var runs []run.ManifestRun
+	for _, s := range seeds {
+		for _, method := range methods {
+			runs = append(runs, run.ManifestRun{Method: method, Seed: s, Dir: filepath.Join("runs", method, fmt.Sprintf("seed-%d", s))})
+		}
+	}
+	return runs
 }
 
 // sameSettings is nil when a comparison saved in dir has now's settings,
@@ -199,7 +352,7 @@ func sameSettings(dir string, saved, now run.Manifest) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	return fmt.Errorf("compare: %s holds a comparison made with other settings:\n%s\nresume it with the settings in its %s, or choose another --out", dir, strings.Join(lines, "\n"), run.ManifestFile)
+	return fmt.Errorf("compare: %s holds a comparison made with other settings:\n%s\nresume it with the settings in its %s (a comparison may gain methods and seeds, not lose them), or choose another --out", dir, strings.Join(lines, "\n"), run.ManifestFile)
 }
 
 // warmupOnce makes the comparison's warm-up checkpoint unless a finished

@@ -58,8 +58,7 @@ func TestCompareRefusesOtherSettings(t *testing.T) {
 		wants  []string
 	}{
 		{"learning rate", func(c *CompareConfig) { c.Train.Peak = 5e-3 }, []string{"train.lr: 0.001 before, 0.005 now"}},
-		{"methods", func(c *CompareConfig) { c.Methods = []string{"gdpo", "grpo"} }, []string{`methods: ["grpo","gdpo"] before, ["gdpo","grpo"] now`}},
-		{"seeds", func(c *CompareConfig) { c.Seeds = 2 }, []string{"seeds: [1] before, [1,2] now"}},
+		{"fewer methods", func(c *CompareConfig) { c.Methods = []string{"gdpo"} }, []string{`methods: ["grpo","gdpo"] before, ["gdpo"] now`}},
 		{"task", func(c *CompareConfig) { c.Train.Task, c.Warmup.Task = "sql", "sql" }, []string{`task: "toolcall" before, "sql" now`, "warmup_config.task"}},
 		{"steps", func(c *CompareConfig) { c.Train.Steps = 3 }, []string{"steps: 1 before, 3 now"}},
 		{"window", func(c *CompareConfig) { c.Window = 4 }, []string{"window: 2 before, 4 now"}},
@@ -100,5 +99,50 @@ func TestCompareRefusesOtherSettings(t *testing.T) {
 	c3.Out = other
 	if err := Compare(ctx, c3, io.Discard); err == nil || !strings.Contains(err.Error(), "not a comparison folder") {
 		t.Errorf("compare into a folder of other files: %v", err)
+	}
+}
+
+// TestCompareCalibratesAndGrows: a comparison calibrates its warm-up once
+// (calibration.json, read by the report), draws one progress bar over all
+// runs, and may gain a seed: the old runs are kept and only the new ones run.
+func TestCompareCalibratesAndGrows(t *testing.T) {
+	ctx := context.Background()
+	c := tinyCompare(t)
+	c.Calibrate = DefaultCalibrate()
+	c.Calibrate.Prompts = 2
+	c.Train.EvalPrompts = 2
+	var log bytes.Buffer
+	if err := Compare(ctx, c, &log); err != nil {
+		t.Fatal(err)
+	}
+	var cal run.Calibration
+	if err := run.ReadJSON(filepath.Join(c.Out, run.CalibrationFile), &cal); err != nil {
+		t.Fatal(err)
+	}
+	if cal.Prompts != 2 || cal.Group != c.Train.Group || len(cal.Rewards) != 2 || cal.Rewards[0].Groups != 2 || len(cal.Eval) != 2 {
+		t.Errorf("calibration %+v", cal)
+	}
+	if !strings.Contains(log.String(), "calibration: format starts at") || !strings.Contains(log.String(), "compare 2/2") {
+		t.Errorf("log lacks the calibration or the one bar over all runs:\n%s", log.String())
+	}
+	cmp, err := report.LoadCompare(c.Out)
+	if err != nil || cmp.Calibration == nil || len(cmp.Calibration.Rewards) != 2 {
+		t.Fatalf("the report does not read the calibration: %+v, %v", cmp, err)
+	}
+	first, _ := os.ReadFile(filepath.Join(c.Out, "runs", "grpo", "seed-1", run.MetricsFile))
+	c.Seeds = 2
+	log.Reset()
+	if err := Compare(ctx, c, &log); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(filepath.Join(c.Out, "runs", "grpo", "seed-1", run.MetricsFile)); !bytes.Equal(again, first) {
+		t.Error("a grown comparison ran seed 1 again")
+	}
+	cmp, err = report.LoadCompare(c.Out)
+	if err != nil || len(cmp.Runs) != 4 || len(cmp.Seeds) != 2 {
+		t.Fatalf("grown comparison: %+v, %v", cmp, err)
+	}
+	if strings.Contains(log.String(), "calibrate ") {
+		t.Errorf("calibrated again:\n%s", log.String())
 	}
 }

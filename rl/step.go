@@ -130,6 +130,7 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	for k, v := range cm {
 		m[k] = v
 	}
+	m[run.KeyAbsAdvantage] = absMean(adv.Tokens)
 	asked := make([]int, len(t.rewards))
 	for k, v := range t.rewards {
 		m["verify/errors/"+v.Name()] = float64(failed[k])
@@ -315,4 +316,20 @@ func (t *Trainer) summary(m run.Metrics, failed []int) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// absMean is the mean |A| over every response token of the batch: the step
+// size the update was taken at (0 for no tokens).
+func absMean(rows [][]float64) float64 {
+	sum, n := 0.0, 0
+	for _, row := range rows {
+		for _, a := range row {
+			sum += math.Abs(a)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
 }

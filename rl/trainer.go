@@ -51,6 +51,10 @@ type Trainer struct {
 	// advantageHook lets tests corrupt advantages (a non-finite value must
 	// skip the update).
 	advantageHook func([][]float64)
+
+	// progress reports each finished step to a caller's bar (a comparison
+	// draws one bar over all its runs); nil draws the run's own.
+	progress func(step int, summary string)
 }
 
 // maxSkippedSteps is how many steps in a row may apply no update (every
@@ -70,6 +74,12 @@ type Option func(*Trainer)
 // WithPRM gives methods that need a process reward model (p2t) their
 // Influencer; cmd/credo loads it from Config.PRM.
 func WithPRM(p credit.Influencer) Option { return func(t *Trainer) { t.prm = p } }
+
+// WithProgress reports each finished step (its number and the progress
+// bar's summary of it) to f instead of drawing the run's own bar.
+func WithProgress(f func(step int, summary string)) Option {
+	return func(t *Trainer) { t.progress = f }
+}
 
 // checker is a verifier that can be asked once, before training, whether
 // it can work at all (a judge: is its server up, does it know the model).
@@ -348,8 +358,12 @@ func (t *Trainer) Done() bool { return t.step >= t.c.Steps }
 // Config.MaxVerifyErrors; the last checkpoint then holds the last good
 // weights.
 func (t *Trainer) Run(ctx context.Context) error {
-	bar := progress.New(t.log, "train", t.step, t.c.Steps)
-	defer bar.Done()
+	report := t.progress
+	if report == nil {
+		bar := progress.New(t.log, "train", t.step, t.c.Steps)
+		defer bar.Done()
+		report = bar.Update
+	}
 	for t.step < t.c.Steps {
 		rec, err := t.trainStep(ctx, t.step)
 		if err != nil {
@@ -381,7 +395,7 @@ func (t *Trainer) Run(ctx context.Context) error {
 				return err
 			}
 		}
-		bar.Update(t.step, rec.summary)
+		report(t.step, rec.summary)
 		if ctx.Err() != nil {
 			return t.interrupted(ctx)
 		}
@@ -500,6 +514,15 @@ func (t *Trainer) evaluate(ctx context.Context, rec stepRecord) error {
 	}
 	for k, v := range res.Sampled {
 		rec.metrics["eval/sampled/"+k] = v
+	}
+	return nil
+}
+
+// Close releases what the run holds beyond memory (the task's files: the
+// sql task's database). The Trainer is not used afterwards.
+func (t *Trainer) Close() error {
+	if cl, ok := t.task.(io.Closer); ok {
+		return cl.Close()
 	}
 	return nil
 }

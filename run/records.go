@@ -21,6 +21,8 @@ const (
 	SamplesFile  = "samples.jsonl" // a few Sample lines per step
 	ManifestFile = "compare.json"  // a comparison's Manifest
 	WarmupFile   = "warmup.json"   // a WarmupRecord beside a warmed-up checkpoint
+	// CalibrationFile is a comparison's Calibration: where its warm-up starts.
+	CalibrationFile = "calibration.json"
 )
 
 // MaxStep bounds the step numbers a metrics file may use, so a damaged
@@ -34,6 +36,9 @@ const (
 	KeyResponseLength = "response/length" // mean response tokens
 	KeyTimeStep       = "time/step"       // seconds for the whole step
 	KeyCreditOverhead = "credit/overhead" // time/credit ÷ time/step
+	// KeyAbsAdvantage is the batch's mean |A| over response tokens: the
+	// step size a method trains at.
+	KeyAbsAdvantage = "adv/abs_mean"
 	// TotalReward is the reward name under which Σ_k c_k·mean_k is
 	// logged (RewardKey(TotalReward, "mean")); it names no verifier.
 	TotalReward = "total"
@@ -181,4 +186,58 @@ type ManifestRun struct {
 type WarmupRecord[C, R any] struct {
 	Config C `json:"config"`
 	Report R `json:"report"`
+}
+
+// Calibration is calibration.json: where a warmed-up policy starts on a
+// task, reward by reward, from groups sampled as training samples them,
+// and its greedy evaluation on the test prompts the runs are evaluated on.
+// A comparison judges methods only on the rewards it counts.
+type Calibration struct {
+	Task       string        `json:"task"`
+	Difficulty string        `json:"difficulty,omitempty"`
+	Prompts    int           `json:"prompts"` // candidate training prompts, from index 0
+	Group      int           `json:"group"`   // responses per prompt
+	MaxZeroVar float64       `json:"max_zero_var"`
+	Saturated  float64       `json:"saturated"`
+	Rewards    []RewardStart `json:"rewards"`
+	// Eval is the warm-up's greedy mean of each reward on the first
+	// EvalPrompts test prompts: the runs' final evaluation starts here.
+	Eval        map[string]float64 `json:"eval,omitempty"`
+	EvalPrompts int                `json:"eval_prompts,omitempty"`
+}
+
+// RewardStart is one reward's starting point.
+type RewardStart struct {
+	Reward string `json:"reward"`
+	// Pass is the mean score over the responses the reward applies to.
+	Pass float64 `json:"pass"`
+	// ZeroVar is the share of groups (among those the reward applies to)
+	// in which every response scored the same: credit has nothing to place.
+	ZeroVar float64 `json:"zero_var"`
+	Groups  int     `json:"groups"` // groups the reward applies to
+	// Counted says whether a comparison judges methods on this reward; Why
+	// says why not.
+	Counted bool   `json:"counted"`
+	Why     string `json:"why,omitempty"`
+}
+
+// Counted lists the rewards a comparison judges methods on.
+func (c Calibration) Counted() []string {
+	var out []string
+	for _, r := range c.Rewards {
+		if r.Counted {
+			out = append(out, r.Reward)
+		}
+	}
+	return out
+}
+
+// Start is a reward's starting pass rate, and whether it was calibrated.
+func (c Calibration) Start(reward string) (float64, bool) {
+	for _, r := range c.Rewards {
+		if r.Reward == reward {
+			return r.Pass, true
+		}
+	}
+	return 0, false
 }

@@ -57,8 +57,8 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 // calibrationTable is a calibration as a plain-text table.
-func calibrationTable(c rl.Calibration) string {
-	s := fmt.Sprintf("%s (%d prompts × %d responses)\n%-12s %6s %9s  %s\n", c.Task, c.Config.Prompts, c.Config.Group, "reward", "pass", "zero-var", "counted")
+func calibrationTable(c run.Calibration) string {
+	s := fmt.Sprintf("%s (%d prompts × %d responses)\n%-12s %6s %9s  %s\n", c.Task, c.Prompts, c.Group, "reward", "pass", "zero-var", "counted")
 	for _, r := range c.Rewards {
 		counted := "yes"
 		if !r.Counted {

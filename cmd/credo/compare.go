@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/report"
 	"github.com/credo-rl/credo/rl"
 )
@@ -39,9 +40,12 @@ func defaultCompare() rl.CompareConfig {
 	t.Steps, t.PromptsPerStep, t.Group, t.MaxTokens = 20, 4, 4, 128
 	t.EvalEvery, t.EvalPrompts = 10, 32
 	t.CheckpointEvery = 10
+	// Every method at GRPO's step size (mean |A| over the batch's tokens),
+	// so neither placement nor GDPO's batch normalization decides the race.
+	t.Credit.ScaleTo = credit.ScaleToGRPO
 	return rl.CompareConfig{
 		Methods: []string{"grpo", "gdpo", "span", "mrtpo"}, Seeds: 1,
-		Threshold: 0.8, Window: 5, Warmup: w, Train: t,
+		Threshold: 0.8, Window: 5, Warmup: w, Train: t, Calibrate: rl.DefaultCalibrate(),
 	}
 }
 
@@ -82,6 +86,19 @@ func compareFlags(fs *flags, c *rl.CompareConfig) {
 	fs.intVar(&c.Train.Credit.ReplayWarmup, "replay-warmup", "credit.replay_warmup_steps", "mrtpo: steps over which β rises from 0")
 	fs.intVar(&c.Train.EvalEvery, "eval-every", "eval_every", "steps between test-split evaluations")
 	fs.intVar(&c.Train.EvalPrompts, "eval-prompts", "eval_prompts", "test prompts per evaluation")
+	fs.Func("scale-to", "step size: grpo (every method's batch mean |A| set to GRPO's; default) or raw (each method's own)", func(s string) error {
+		switch s {
+		case "grpo":
+			c.Train.Credit.ScaleTo = credit.ScaleToGRPO
+		case "raw":
+			c.Train.Credit.ScaleTo = ""
+		default:
+			return fmt.Errorf("want grpo or raw, got %q", s)
+		}
+		return nil
+	})
+	fs.key("scale-to", "credit.scale_to")
+	fs.intVar(&c.Calibrate.Prompts, "calibrate-prompts", "", "training prompts (× --group responses) sampled after warm-up to measure where each reward starts (0: no calibration)")
 	fs.Func("train-config", "JSON or YAML file of training settings (as in a run's config.json) applied before these flags", func(path string) error {
 		return rl.LoadConfigFile(path, &c.Train)
 	})
