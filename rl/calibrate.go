@@ -53,7 +53,7 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 	if c.Prompts < 1 || c.Group < 2 || c.MaxTokens < 1 {
 		return out, fmt.Errorf("calibrate: prompts ≥ 1, group ≥ 2 and max tokens ≥ 1 are required (got %d, %d, %d)", c.Prompts, c.Group, c.MaxTokens)
 	}
-	const chunk = 8 // prompts per generation call: bounded memory, a progress bar that moves
+	const chunk = 8                               // prompts per generation call: bounded memory, a progress bar that moves
 	verdicts := make([][]reward.Verdict, len(vs)) // [K][N]
 	bar := progress.New(log, "calibrate", 0, c.Prompts)
 	for start := 0; start < c.Prompts; start += chunk {
