@@ -46,6 +46,10 @@ type Config struct {
 	// the replay paper's batch shape scaled to 2 cores.
 	PromptsPerStep int     `json:"prompts_per_step" yaml:"prompts_per_step"`
 	Group          int     `json:"group" yaml:"group"`
+	// DynamicSampling R > 1 keeps only groups in which some reward varies,
+	// sampling up to R rounds of fresh prompts per step to fill the batch
+	// (DAPO's dynamic sampling); 0 samples one round and keeps every group.
+	DynamicSampling int `json:"dynamic_sampling,omitempty" yaml:"dynamic_sampling,omitempty"`
 	MaxTokens      int     `json:"max_tokens" yaml:"max_tokens"`   // per response
 	Temperature    float64 `json:"temperature" yaml:"temperature"` // 1: sample the policy as it is
 	TopP           float64 `json:"top_p" yaml:"top_p"`
@@ -153,6 +157,9 @@ func (c Config) Validate() error {
 		if f.v < 1 {
 			bad(f.key, "must be at least 1, got %d", f.v)
 		}
+	}
+	if c.DynamicSampling < 0 {
+		bad("dynamic_sampling", "must be 0 (off) or the largest number of sampling rounds per step, got %d", c.DynamicSampling)
 	}
 	if c.Group < 2 {
 		bad("group", "must be at least 2, got %d: every credit method normalizes within a group of responses to one prompt", c.Group)

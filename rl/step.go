@@ -12,7 +12,6 @@ import (
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
-	"github.com/credo-rl/credo/task"
 )
 
 // stepRecord is what one step leaves behind.
@@ -40,39 +39,19 @@ func stepSeed(seed uint64, s int) uint64 {
 func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	c := t.c
 	start := time.Now()
-	P, G := c.PromptsPerStep, c.Group
-	prompts := make([]task.Prompt, P)
-	ids := make([][]int32, P)
-	for j := range prompts {
-		prompts[j] = t.task.Prompt(task.Train, s*P+j)
-		ids[j] = t.policy.Tok.EncodePrompt(prompts[j].Text)
-	}
-	sc := sample.Config{MaxTokens: c.MaxTokens, Temperature: c.Temperature, TopP: c.TopP, Seed: stepSeed(c.Seed, s)}
-	res, err := sample.Generate(ctx, t.policy.Model, t.policy.Tok, ids, G, sc)
+	G := c.Group
+	all, kept, sm, err := t.sampleStep(ctx, s)
 	if err != nil {
 		return stepRecord{}, err
 	}
-	tSample := time.Since(start)
-
-	N := len(res)
-	respPrompts := make([]reward.Prompt, N)
-	texts := make([]string, N)
-	for i, r := range res {
-		respPrompts[i], texts[i] = prompts[r.Prompt], r.Text
-	}
-	t1 := time.Now()
-	verdicts, verr := verifyAll(ctx, t.rewards, respPrompts, texts, c.VerifyWorkers, time.Duration(c.VerifyTimeout))
-	for j, e := range verr {
+	for j, e := range all.verr {
 		if j == 3 {
-			fmt.Fprintf(t.log, "\nstep %d: %d more verifier errors (see verify/errors/* in metrics.jsonl)\n", s+1, len(verr)-j)
+			fmt.Fprintf(t.log, "\nstep %d: %d more verifier errors (see verify/errors/* in metrics.jsonl)\n", s+1, len(all.verr)-j)
 			break
 		}
 		fmt.Fprintf(t.log, "\nstep %d: verifier error (scored 0): %v\n", s+1, e)
 	}
-	if err := ctx.Err(); err != nil {
-		return stepRecord{}, err
-	}
-	tVerify := time.Since(t1)
+	ids, res, respPrompts, texts, verdicts, verr := kept.ids, kept.res, kept.respPrompts, kept.texts, kept.verdicts, all.verr
 
 	b := t.batch(s, res, respPrompts, verdicts)
 	t2 := time.Now()
@@ -117,7 +96,7 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	// names and the progress bar count.
 	m := run.Metrics{
 		run.KeyStep: float64(s + 1), "lr": lr, "update/skipped": float64(skipped), "verify/errors": float64(len(verr)),
-		"time/sample": tSample.Seconds(), "time/verify": tVerify.Seconds(), "time/credit": tCredit.Seconds(),
+		"time/sample": all.sampling.Seconds(), "time/verify": all.verifying.Seconds(), "time/credit": tCredit.Seconds(),
 		"time/update": tUpdate.Seconds(), run.KeyTimeStep: total.Seconds(),
 		run.KeyCreditOverhead: tCredit.Seconds() / total.Seconds(),
 	}
@@ -131,14 +110,17 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 		m[k] = v
 	}
 	m[run.KeyAbsAdvantage] = absMean(adv.Tokens)
+	for k, v := range sm {
+		m[k] = v
+	}
 	asked := make([]int, len(t.rewards))
 	for k, v := range t.rewards {
 		m["verify/errors/"+v.Name()] = float64(failed[k])
-		asked[k] = len(verdicts[k])
+		asked[k] = len(all.verdicts[k])
 	}
-	t.rewardMetrics(m, verdicts, G)
-	lengths := make([]float64, N)
-	for i, r := range res {
+	t.rewardMetrics(m, all.verdicts, G)
+	lengths := make([]float64, len(all.res))
+	for i, r := range all.res {
 		lengths[i] = float64(len(r.Tokens))
 	}
 	m[run.KeyResponseLength], _ = meanStd(lengths)

@@ -79,6 +79,7 @@ func compareFlags(fs *flags, c *rl.CompareConfig) {
 	fs.intVar(&c.Train.Steps, "steps", "steps", "training steps per run")
 	fs.intVar(&c.Train.PromptsPerStep, "prompts", "prompts_per_step", "prompts per step")
 	fs.intVar(&c.Train.Group, "group", "group", "responses per prompt (G)")
+	fs.intVar(&c.Train.DynamicSampling, "dynamic-sampling", "dynamic_sampling", "keep only groups in which some reward varies, sampling up to this many rounds per step (DAPO); 0: off")
 	fs.intVar(&c.Train.MaxTokens, "max-tokens", "max_tokens", "new tokens per response")
 	fs.floatVar(&c.Train.Peak, "lr", "lr", "RL learning rate")
 	fs.floatVar(&c.Train.Credit.Beta, "beta", "credit.beta", "placement β of the token-level methods")

@@ -159,6 +159,7 @@ func trainFlags(fs *flags, c *rl.Config) {
 	fs.intVar(&c.Steps, "steps", "steps", "training steps")
 	fs.intVar(&c.PromptsPerStep, "prompts", "prompts_per_step", "prompts per step")
 	fs.intVar(&c.Group, "group", "group", "responses per prompt (G); at least 2")
+	fs.intVar(&c.DynamicSampling, "dynamic-sampling", "dynamic_sampling", "keep only groups in which some reward varies, sampling up to this many rounds of fresh prompts per step to fill the batch (DAPO); 0: off")
 	fs.intVar(&c.MaxTokens, "max-tokens", "max_tokens", "new tokens per response")
 	fs.floatVar(&c.Temperature, "temperature", "temperature", "sampling temperature")
 	fs.floatVar(&c.TopP, "top-p", "top_p", "nucleus sampling mass")
