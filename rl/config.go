@@ -44,15 +44,15 @@ type Config struct {
 	Steps int    `json:"steps" yaml:"steps"`
 	// PromptsPerStep × Group responses are sampled each step: 8 × 8 = 64,
 	// the replay paper's batch shape scaled to 2 cores.
-	PromptsPerStep int     `json:"prompts_per_step" yaml:"prompts_per_step"`
-	Group          int     `json:"group" yaml:"group"`
+	PromptsPerStep int `json:"prompts_per_step" yaml:"prompts_per_step"`
+	Group          int `json:"group" yaml:"group"`
 	// DynamicSampling R > 1 keeps only groups in which some reward varies,
 	// sampling up to R rounds of fresh prompts per step to fill the batch
 	// (DAPO's dynamic sampling); 0 samples one round and keeps every group.
-	DynamicSampling int `json:"dynamic_sampling,omitempty" yaml:"dynamic_sampling,omitempty"`
-	MaxTokens      int     `json:"max_tokens" yaml:"max_tokens"`   // per response
-	Temperature    float64 `json:"temperature" yaml:"temperature"` // 1: sample the policy as it is
-	TopP           float64 `json:"top_p" yaml:"top_p"`
+	DynamicSampling int     `json:"dynamic_sampling,omitempty" yaml:"dynamic_sampling,omitempty"`
+	MaxTokens       int     `json:"max_tokens" yaml:"max_tokens"`   // per response
+	Temperature     float64 `json:"temperature" yaml:"temperature"` // 1: sample the policy as it is
+	TopP            float64 `json:"top_p" yaml:"top_p"`
 
 	Schedule  `yaml:",inline"`
 	Optimizer model.AdamW `json:"optimizer" yaml:"optimizer"`
