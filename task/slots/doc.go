@@ -18,8 +18,10 @@
 // verifier's span is the sum's digits on that line, where the decision is
 // made. Its information block is "Reference k: a+b=c".
 //
-// Difficulty settings (task.Difficulty): slots (K, default 4) and max (the
-// largest operand, default 9). Warm-up demonstrations break each slot
+// Difficulty settings (task.Difficulty): slots (K, default 4), max (the
+// largest operand, default 9) and strict (default 1; 0 accepts any correct
+// sum on line k, so the policy need not learn to copy the prompt's
+// operands: a warm-up of minutes instead of half an hour). Warm-up demonstrations break each slot
 // independently with the flaw rate of its reward (an answer off by 1 or 2),
 // so a warmed-up policy knows the sums but slips at about that rate: the
 // flaw rate sets where each reward starts, and every reward is learnable

@@ -51,13 +51,15 @@ func refOf(p task.Prompt) (Ref, bool) {
 var knobs = []task.Knob{
 	{Name: "slots", Default: "4", Help: "sums per prompt, one reward each (2..8)"},
 	{Name: "max", Default: "9", Help: "largest operand (1..99)"},
+	{Name: "strict", Default: "1", Help: "1: line k must add the prompt's k-th pair; 0: any correct sum on line k counts (no copying to learn: a warm-up of minutes)"},
 }
 
 // Task is the slots task.
 type Task struct {
-	seed  uint64
-	slots int
-	max   int
+	seed   uint64
+	slots  int
+	max    int
+	strict bool
 }
 
 var (
@@ -82,7 +84,11 @@ func New(c task.Config) (task.Task, error) {
 	if k > 2*m+1 {
 		return nil, fmt.Errorf("slots: slots=%d needs max ≥ %d (the sums of a prompt are distinct, so no block tells another slot's answer)", k, k/2)
 	}
-	return &Task{seed: c.Seed, slots: k, max: m}, nil
+	strict, err := c.Difficulty.Int("strict", 1, 0, 1)
+	if err != nil {
+		return nil, fmt.Errorf("slots: %w", err)
+	}
+	return &Task{seed: c.Seed, slots: k, max: m, strict: strict == 1}, nil
 }
 
 // Name is "slots".
@@ -152,7 +158,7 @@ func promptText(r Ref) string {
 func (t *Task) Rewards() []reward.Verifier {
 	vs := make([]reward.Verifier, t.slots)
 	for k := range vs {
-		vs[k] = Verifier{Slot: k}
+		vs[k] = Verifier{Slot: k, Loose: !t.strict}
 	}
 	return vs
 }

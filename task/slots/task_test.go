@@ -312,3 +312,17 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+// With strict=0 any correct sum on line k counts, whatever its operands.
+func TestLoose(t *testing.T) {
+	tk := newTask(t, "slots=2,strict=0")
+	p := task.Prompt{ID: "x", Ref: Ref{Pairs: []Pair{{3, 4}, {7, 2}}}}
+	vs := verdicts(t, tk, p, "5+5=10\n7+2=8")
+	if vs[0].Score != 1 || vs[1].Score != 0 {
+		t.Fatalf("loose verdicts %v %v", vs[0], vs[1])
+	}
+	strict := verdicts(t, newTask(t, "slots=2"), p, "5+5=10\n7+2=9")
+	if strict[0].Score != 0 || strict[1].Score != 1 {
+		t.Fatalf("strict verdicts %v %v", strict[0], strict[1])
+	}
+}

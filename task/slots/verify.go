@@ -17,7 +17,14 @@ import (
 // line has the form "a+b=c" (that is where the decision is made, right or
 // wrong); the whole line when it does not; none when the response has no
 // such line. Work is linear in the response.
-type Verifier struct{ Slot int }
+//
+// Loose (difficulty strict=0) accepts any correct sum on line k: the
+// operands need not be the prompt's, so nothing has to be copied from the
+// prompt and a small policy learns the format in minutes.
+type Verifier struct {
+	Slot  int
+	Loose bool
+}
 
 // Name is "slot1", "slot2", …
 func (v Verifier) Name() string { return "slot" + strconv.Itoa(v.Slot+1) }
@@ -58,10 +65,10 @@ func (v Verifier) Verify(ctx context.Context, p task.Prompt, response string) (r
 	}
 	out.Spans = []reward.Span{{Start: start + cStart, End: end}}
 	switch {
-	case a != pair.A || b != pair.B:
+	case !v.Loose && (a != pair.A || b != pair.B):
 		out.Reason = fmt.Sprintf("line %d adds %d+%d, the prompt asks %d+%d", v.Slot+1, a, b, pair.A, pair.B)
-	case c != pair.Sum():
-		out.Reason = fmt.Sprintf("line %d: %d+%d is %d, not %d", v.Slot+1, a, b, pair.Sum(), c)
+	case c != a+b:
+		out.Reason = fmt.Sprintf("line %d: %d+%d is %d, not %d", v.Slot+1, a, b, a+b, c)
 	default:
 		out.Score = 1
 	}
