@@ -175,7 +175,7 @@ func (t *Trainer) batch(s int, res []sample.Response, prompts []reward.Prompt, v
 		b.Tokens[i], b.Offsets[i] = r.Tokens, r.Offsets
 	}
 	if t.needs.Replay {
-		b.Replay = replayer{p: t.policy, chunk: 64}
+		b.Replay = replayer{m: t.policy.Model, tok: t.policy.Tok, chunk: 64}
 	}
 	if t.needs.PRM {
 		b.PRM = t.prm

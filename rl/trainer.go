@@ -25,7 +25,7 @@ import (
 type Trainer struct {
 	c       Config
 	policy  *policy.Policy
-	ref     *model.Model // the frozen initial policy, for the KL term; nil when KLBeta is 0
+	ref     logProber // the frozen initial policy, for the KL term; nil when KLBeta is 0
 	task    task.Task
 	rewards []reward.Verifier
 	weights []float64
