@@ -200,10 +200,10 @@ func (c Config) Validate() error {
 
 func (c Config) validateScaleTo() error {
 	switch c.ScaleTo {
-	case "", ScaleToGRPO:
+	case "", ScaleToRaw, ScaleToGRPO:
 		return nil
 	}
-	return fmt.Errorf("scale_to must be %q or empty (raw advantages), got %q", ScaleToGRPO, c.ScaleTo)
+	return fmt.Errorf("scale_to must be %q or %q (or empty: raw advantages), got %q", ScaleToGRPO, ScaleToRaw, c.ScaleTo)
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -43,7 +43,7 @@ type Method interface {
 // ReplayRequest asks for the policy's next-token distributions over a
 // response that follows a prompt.
 type ReplayRequest struct {
-	Prompt   string  // the rendered prompt (task.Compose of the prompt and some blocks)
+	Prompt   string  // the rendered prompt (reward.Compose of the prompt and some blocks)
 	Response []int32 // the already-sampled response tokens
 }
 

@@ -31,7 +31,7 @@ func gdpoResponse(v *view, eps float64) gdpoResult {
 			if !v.varies[k][g[0]] {
 				continue
 			}
-			mean, std := meanStd(v.r[k], g)
+			mean, std := normMeanStd(v.r[k], g)
 			for _, i := range g {
 				a[i] = (v.r[k][i] - mean) / (std + eps)
 			}
@@ -47,7 +47,7 @@ func gdpoResponse(v *view, eps float64) gdpoResult {
 		}
 		res.s[i] = s
 	}
-	mean, std := meanStd(res.s, nil)
+	mean, std := normMeanStd(res.s, nil)
 	if v.n > 0 && allEqual(res.s, allIndices(v.n)) {
 		// No spread at all (every reward cancels out): take std 1, as for a
 		// single value, so that placement does not blow up by 1/ε.

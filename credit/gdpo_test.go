@@ -49,7 +49,7 @@ func TestGDPOTable(t *testing.T) {
 	b1.Weights = []float64{1, 3}
 	adv, _ = run(t, "gdpo", DefaultConfig(), b1)
 	S = []float64{-a + 3*b, -3 * b, a, 3 * d, -3 * d}
-	mean, sd := meanStd(S, nil)
+	mean, sd := normMeanStd(S, nil)
 	for i, s := range S {
 		if !near(adv.Response[i], (s-mean)/(sd+eps), 1e-12) {
 			t.Errorf("weighted Â[%d] = %v, want %v", i, adv.Response[i], (s-mean)/(sd+eps))

@@ -52,14 +52,14 @@ func grpoResponse(v *view, mode ScaleMode, eps float64) []float64 {
 	}
 	var batchStd float64
 	if mode == ScaleBatch {
-		_, batchStd = meanStd(sum, nil)
+		_, batchStd = normMeanStd(sum, nil)
 	}
 	a := make([]float64, v.n)
 	for _, g := range v.groups {
 		if allEqual(sum, g) {
 			continue
 		}
-		mean, std := meanStd(sum, g)
+		mean, std := normMeanStd(sum, g)
 		d := 1.0 // ScaleNone
 		switch mode {
 		case ScaleGroup:

@@ -182,7 +182,7 @@ func TestPropertyGDPOOneRewardIsGRPO(t *testing.T) {
 		b.Weights = nil
 		gr, _ := run(t, "grpo", DefaultConfig(), b)
 		gd, _ := run(t, "gdpo", DefaultConfig(), b)
-		mean, std := meanStd(gr.Response, nil)
+		mean, std := normMeanStd(gr.Response, nil)
 		if allEqual(gr.Response, allIndices(len(gr.Response))) {
 			std = 1
 		}

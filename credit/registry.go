@@ -48,7 +48,7 @@ func Register(name string, f func(Config) (Method, error)) {
 // unknown name's error lists the known ones.
 func New(name string, c Config) (Method, error) {
 	m, err := newMethod(name, c)
-	if err != nil || c.ScaleTo == "" {
+	if err != nil || c.ScaleTo == "" || c.ScaleTo == ScaleToRaw {
 		return m, err
 	}
 	if err := c.validateScaleTo(); err != nil {

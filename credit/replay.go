@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/reward"
 )
 
 func newMRTPO(c Config) (Method, error) {
@@ -39,8 +39,8 @@ type pairPlan struct {
 // relevance replays, for every response with a reward that varies in its
 // group, the policy on
 //
-//	full      = task.Compose(prompt, blocks of every reward, in reward order)
-//	without k = the same without block k   (joint: task.Compose(prompt, nil))
+//	full      = reward.Compose(prompt, blocks of every reward, in reward order)
+//	without k = the same without block k   (joint: reward.Compose(prompt, nil))
 //
 // followed by the response tokens, and sets q[k,i,t] = JSDivergence(p_t, p'_t)
 // (or JSDistance, its square root, with Config.JS "distance").
@@ -100,8 +100,8 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 				blocks[k] = vd.Info
 			}
 		}
-		full := task.Compose(b.Prompts[i], blocks)
-		joint := task.Compose(b.Prompts[i], nil)
+		full := reward.Compose(b.Prompts[i], blocks)
+		joint := reward.Compose(b.Prompts[i], nil)
 		fullReq := -1
 		for k := range v.k {
 			if !v.varies[k][i] {
@@ -111,7 +111,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 			if !s.joint {
 				blk := blocks[k]
 				blocks[k] = "" // Compose leaves empty blocks out
-				other = task.Compose(b.Prompts[i], blocks)
+				other = reward.Compose(b.Prompts[i], blocks)
 				blocks[k] = blk
 			}
 			if other == full {

@@ -42,7 +42,7 @@ func (m *saw) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics, er
 		if len(x) < 2 || allEqual(x, allIndices(len(x))) {
 			continue // no spread: CV = 0
 		}
-		mean, std := meanStd(x, nil)
+		mean, std := normMeanStd(x, nil)
 		if math.Abs(mean) < 1e-12*std {
 			return Advantages{}, nil, fmt.Errorf("%s: reward %q varies around a batch mean of %v, so its coefficient of variation is unbounded; set saw_offsets[%q]",
 				m.name, v.names[k], mean, v.names[k])

@@ -6,8 +6,12 @@ import (
 	"math"
 )
 
-// ScaleToGRPO is Config.ScaleTo's one value: every method at GRPO's step size.
-const ScaleToGRPO = "grpo"
+// Config.ScaleTo's values: every method at GRPO's step size, or each at
+// its own (raw, as empty).
+const (
+	ScaleToGRPO = "grpo"
+	ScaleToRaw  = "raw"
+)
 
 // scaled gives any method GRPO's step size (Config.ScaleTo = "grpo").
 type scaled struct {

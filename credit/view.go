@@ -16,7 +16,7 @@ type view struct {
 	c      []float64   // c[k]                                                   [K]
 	skip   [][]bool    // the verdict says the reward does not apply             [K][N]
 	groups [][]int     // the responses of each group, groups in order of first appearance
-	varies [][]bool    // reward k varies within response i's group              [K][N]
+	varies [][]bool    // reward k varies within response i's group (Varies)     [K][N]
 	names  []string    // reward names for metric keys                           [K]
 }
 
@@ -86,25 +86,9 @@ func newView(b *Batch) (*view, error) {
 			v.r[kk][i] = s
 		}
 	}
-	index := map[int]int{}
-	for i, g := range b.Groups {
-		j, ok := index[g]
-		if !ok {
-			j = len(v.groups)
-			index[g] = j
-			v.groups = append(v.groups, nil)
-		}
-		v.groups[j] = append(v.groups[j], i)
-	}
+	v.groups = groupIndices(b.Groups)
 	for kk := range k {
-		v.varies[kk] = make([]bool, n)
-		for _, g := range v.groups {
-			if !allEqual(v.r[kk], g) {
-				for _, i := range g {
-					v.varies[kk][i] = true
-				}
-			}
-		}
+		v.varies[kk] = variesIn(v.r[kk], v.groups) // Varies, with skipped scores already 0
 	}
 	return v, nil
 }
@@ -128,9 +112,13 @@ func allEqual(x []float64, idx []int) bool {
 	return true
 }
 
-// meanStd is the mean and unbiased standard deviation of x over idx (all
-// of x when idx is nil). A single value has std 1 (ALGORITHMS.md).
-func meanStd(x []float64, idx []int) (mean, std float64) {
+// normMeanStd is the mean and unbiased standard deviation that the
+// normalizations (GRPO, GDPO, SAW) use, of x over idx (all of x when idx
+// is nil). A single value has std 1: ALGORITHMS.md's convention for a group
+// of one, whose advantage (r − r)/(1 + ε) is then 0, as for any group
+// without variance, instead of dividing by ε alone. Metrics and reports
+// use stats.MeanStd, which gives a single value std 0.
+func normMeanStd(x []float64, idx []int) (mean, std float64) {
 	n := len(idx)
 	if idx == nil {
 		n = len(x)

@@ -88,10 +88,19 @@ type PolicyConfig struct {
 	Sample  sample.Config `json:"sample"`
 }
 
+// Generator is what PolicySamples needs of a policy: group responses to
+// each prompt text (response r answers prompt r / group). *policy.Policy
+// is one.
+type Generator interface {
+	Generate(ctx context.Context, prompts []string, group int, c sample.Config) ([]sample.Response, error)
+}
+
+var _ Generator = (*policy.Policy)(nil)
+
 // PolicySamples answers prompts [0, n) of a split with g samples each and
 // labels every response with the task's step labeler. Responses without a
 // step are left out: they give the PRM nothing to learn.
-func PolicySamples(ctx context.Context, pol *policy.Policy, t task.Task, split task.Split, n, g int, sc sample.Config) ([]Labeled, error) {
+func PolicySamples(ctx context.Context, pol Generator, t task.Task, split task.Split, n, g int, sc sample.Config) ([]Labeled, error) {
 	lab, ok := t.(task.StepLabeler)
 	if !ok {
 		return nil, fmt.Errorf("task %s has no step labels", t.Name())

@@ -36,6 +36,17 @@ type Scorer interface {
 	MeanEmbedding() []float32
 }
 
+// saver is a scoring model that writes itself into a PRM folder, as
+// *model.Model does; Save needs it.
+type saver interface {
+	Save(dir string) error
+}
+
+var (
+	_ Scorer = (*model.Model)(nil)
+	_ saver  = (*model.Model)(nil)
+)
+
 // Splitter gives the byte ranges [start, end) of a response's steps, in
 // order and disjoint. The prompt is the plain prompt text.
 type Splitter func(prompt, response string) [][2]int
@@ -190,11 +201,11 @@ func Load(dir string) (*PRM, error) {
 // Save writes the PRM into dir through a temporary sibling folder and a
 // rename (policy.ReplaceDir), so dir holds the old PRM or the new one.
 // extra files (name → JSON value) are written alongside, such as a
-// training report. The model must be a *model.Model.
+// training report. The model must save itself (a *model.Model does).
 func (p *PRM) Save(dir string, extra map[string]any) error {
-	m, ok := p.Model.(*model.Model)
+	m, ok := p.Model.(saver)
 	if !ok {
-		return fmt.Errorf("save prm: the scoring model is a %T, not a *model.Model", p.Model)
+		return fmt.Errorf("save prm: the scoring model is a %T, which cannot save itself (a *model.Model can)", p.Model)
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {

@@ -2,13 +2,17 @@ package prm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"time"
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/task"
 )
@@ -145,34 +149,80 @@ func Train(ctx context.Context, c TrainConfig, out string, log io.Writer) (*PRM,
 
 // trainingData gathers the training and held-out responses.
 func trainingData(ctx context.Context, c TrainConfig, t task.Task, log io.Writer) (train, held []Labeled, err error) {
-	if c.Examples > 0 || c.HeldOut > 0 {
+	if c.Examples > 0 {
 		if train, err = Synthetic(t, task.Train, c.Examples, c.Seed); err != nil {
 			return nil, nil, fmt.Errorf("prm train: %w", err)
 		}
-		if held, err = Synthetic(t, task.Test, c.HeldOut, c.Seed); err != nil {
-			return nil, nil, fmt.Errorf("prm train: %w", err)
-		}
 	}
+	var pol Generator // nil without a policy (never a nil *policy.Policy)
 	if c.Policy.Dir != "" {
-		pol, err := policy.Load(c.Policy.Dir)
+		p, err := policy.Load(c.Policy.Dir)
 		if err != nil {
 			return nil, nil, fmt.Errorf("prm train: %w", err)
 		}
+		pol = p
 		start := time.Now()
-		sc := c.Policy.Sample
-		sc.Seed ^= c.Seed
-		tr, err := PolicySamples(ctx, pol, t, task.Train, c.Policy.Prompts, c.Policy.Group, sc)
+		tr, err := PolicySamples(ctx, pol, t, task.Train, c.Policy.Prompts, c.Policy.Group, policySampling(c))
 		if err != nil {
 			return nil, nil, fmt.Errorf("prm train: %w", err)
 		}
-		ho, err := PolicySamples(ctx, pol, t, task.Test, c.Policy.HeldOut, c.Policy.Group, sc)
-		if err != nil {
-			return nil, nil, fmt.Errorf("prm train: %w", err)
-		}
-		fmt.Fprintf(log, "prm train: %d training and %d held-out policy samples with steps (%.0fs)\n", len(tr), len(ho), time.Since(start).Seconds())
-		train, held = append(train, tr...), append(held, ho...)
+		fmt.Fprintf(log, "prm train: %d training policy samples with steps (%.0fs)\n", len(tr), time.Since(start).Seconds())
+		train = append(train, tr...)
+	}
+	if held, err = HeldOut(ctx, c, t, pol); err != nil {
+		return nil, nil, fmt.Errorf("prm train: %w", err)
 	}
 	return train, held, nil
+}
+
+// HeldOut is the held-out set Train evaluates on: corrupted solutions of
+// the first c.HeldOut test prompts (Synthetic on task.Test, seeded by
+// c.Seed) and, when pol is not nil, pol's samples of the first
+// c.Policy.HeldOut test prompts, drawn as Train draws them. `credo prm
+// eval` rebuilds it from the PRM's train.json (LoadTrainConfig).
+func HeldOut(ctx context.Context, c TrainConfig, t task.Task, pol Generator) ([]Labeled, error) {
+	var held []Labeled
+	if c.HeldOut > 0 {
+		var err error
+		if held, err = Synthetic(t, task.Test, c.HeldOut, c.Seed); err != nil {
+			return nil, err
+		}
+	}
+	if pol != nil {
+		ho, err := PolicySamples(ctx, pol, t, task.Test, c.Policy.HeldOut, c.Policy.Group, policySampling(c))
+		if err != nil {
+			return nil, err
+		}
+		held = append(held, ho...)
+	}
+	return held, nil
+}
+
+// policySampling is how the policy's samples are drawn: c.Policy.Sample
+// with its seed mixed with the run's.
+func policySampling(c TrainConfig) sample.Config {
+	sc := c.Policy.Sample
+	sc.Seed ^= c.Seed
+	return sc
+}
+
+// LoadTrainConfig reads the training configuration a PRM folder's
+// TrainFile records; ok is false when the folder has none (a PRM saved
+// without it). Settings the file lacks keep DefaultTrain's values.
+func LoadTrainConfig(dir string) (c TrainConfig, ok bool, err error) {
+	c = DefaultTrain()
+	path := filepath.Join(dir, TrainFile)
+	var rec struct {
+		Config *TrainConfig `json:"config"`
+	}
+	rec.Config = &c
+	switch err := run.ReadJSON(path, &rec); {
+	case errors.Is(err, fs.ErrNotExist):
+		return DefaultTrain(), false, nil
+	case err != nil:
+		return DefaultTrain(), false, fmt.Errorf("prm training config: %w", err)
+	}
+	return c, true, nil
 }
 
 // trainingSequences encodes responses with labels (1 correct, 0 not) and

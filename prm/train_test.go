@@ -3,14 +3,17 @@ package prm
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/task"
 	_ "github.com/credo-rl/credo/task/ifeval" // a task without step labels
 )
@@ -244,5 +247,85 @@ func TestPolicySamples(t *testing.T) {
 	}
 	if _, err := PolicySamples(ctx, pol, mustTask(t, "ifeval"), task.Test, 1, 1, sc); err == nil {
 		t.Error("a task without step labels gave samples")
+	}
+}
+
+// TestLoadTrainConfig: a PRM folder's training settings come back from
+// train.json over the defaults; a folder without one gives the defaults
+// and ok false; a damaged one is an error naming the file.
+func TestLoadTrainConfig(t *testing.T) {
+	dir := t.TempDir()
+	c, ok, err := LoadTrainConfig(dir)
+	if err != nil || ok || !reflect.DeepEqual(c, DefaultTrain()) {
+		t.Errorf("no train.json: %+v, %v, %v", c, ok, err)
+	}
+	path := filepath.Join(dir, TrainFile)
+	if err := os.WriteFile(path, []byte(`{"config": {"seed": 7, "held_out": 12, "task_seed": 3}, "report": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultTrain()
+	want.Seed, want.HeldOut, want.TaskSeed = 7, 12, 3
+	if c, ok, err := LoadTrainConfig(dir); err != nil || !ok || !reflect.DeepEqual(c, want) {
+		t.Errorf("train.json: %+v, %v, %v", c, ok, err)
+	}
+	os.WriteFile(path, []byte(`{"config": {"seed": "x"`), 0o644)
+	if _, _, err := LoadTrainConfig(dir); err == nil || !strings.Contains(err.Error(), TrainFile) {
+		t.Errorf("a damaged train.json: %v", err)
+	}
+}
+
+// scriptedPolicy is a fake Generator: every response is the prompt's
+// clean reference solution, and every call's settings are kept.
+type scriptedPolicy struct {
+	t     task.Task
+	calls []sample.Config
+}
+
+func (s *scriptedPolicy) Generate(_ context.Context, prompts []string, group int, c sample.Config) ([]sample.Response, error) {
+	s.calls = append(s.calls, c)
+	cor := s.t.(task.StepCorrupter)
+	var out []sample.Response
+	for i, text := range prompts {
+		var p task.Prompt
+		for j := range 64 { // the prompt with this text among the first test prompts
+			if q := s.t.Prompt(task.Test, j); q.Text == text {
+				p = q
+				break
+			}
+		}
+		resp, _ := cor.Corrupt(rand.New(rand.NewPCG(1, 2)), p, 0)
+		for range group {
+			out = append(out, sample.Response{Prompt: i, Text: resp})
+		}
+	}
+	return out, nil
+}
+
+// TestHeldOutWithFakePolicy: the held-out set is the synthetic one plus
+// the policy's labelled samples, drawn with the run's seed mixed in; any
+// Generator serves.
+func TestHeldOutWithFakePolicy(t *testing.T) {
+	tk, err := task.New("arith", task.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := DefaultTrain()
+	c.HeldOut, c.Policy.HeldOut, c.Policy.Group, c.Seed = 4, 3, 2, 7
+	pol := &scriptedPolicy{t: tk}
+	held, err := HeldOut(context.Background(), c, tk, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	synth, _ := Synthetic(tk, task.Test, 4, 7)
+	if len(held) != len(synth)+6 {
+		t.Fatalf("%d held-out responses, want %d synthetic and 6 policy samples", len(held), len(synth))
+	}
+	for i, ex := range held[len(synth):] {
+		if ex.Kind != KindPolicy || len(ex.Steps) == 0 {
+			t.Errorf("policy sample %d: kind %q, %d steps", i, ex.Kind, len(ex.Steps))
+		}
+	}
+	if len(pol.calls) != 1 || pol.calls[0].Seed != 7^uint64(task.Test) {
+		t.Errorf("generation calls %+v, want one with seed 7 ^ split", pol.calls)
 	}
 }

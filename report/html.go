@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/credo-rl/credo/internal/stats"
 	"github.com/credo-rl/credo/run"
 )
 
@@ -156,7 +157,7 @@ func band(m, color string, runs []*Run, f func(*Run) []float64) series {
 				vs = append(vs, xs[i])
 			}
 		}
-		s.Y[i], _ = meanStd(vs)
+		s.Y[i], _ = stats.MeanStd(vs)
 		if s.Lo != nil {
 			s.Lo[i], s.Hi[i] = math.NaN(), math.NaN()
 			for j, v := range vs {

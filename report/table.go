@@ -121,7 +121,7 @@ func Table(c *Comparison) []Row {
 			}
 			row.StepsToThreshold = Median(steps)
 			row.EvalRuns = len(evals)
-			row.FinalEval, row.FinalEvalStd = meanStd(evals)
+			row.FinalEval, row.FinalEvalStd = stats.MeanStd(evals)
 			row.AUC = stats.Mean(aucs)
 			rows = append(rows, row)
 		}
@@ -236,7 +236,7 @@ func perRun(runs []*Run, key string) float64 {
 			ms = append(ms, m)
 		}
 	}
-	m, _ := meanStd(ms)
+	m, _ := stats.MeanStd(ms)
 	return m
 }
 
@@ -262,23 +262,4 @@ func last(xs []float64) (float64, bool) {
 		}
 	}
 	return math.NaN(), false
-}
-
-// meanStd is the mean and unbiased std of xs: NaN, NaN for none; std 0
-// for one.
-func meanStd(xs []float64) (mean, std float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	for _, x := range xs {
-		std += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(std / float64(len(xs)-1))
 }

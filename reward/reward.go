@@ -10,11 +10,28 @@ import (
 
 // Prompt is one question put to the policy. Tasks create prompts; verifiers
 // read them. Text never contains an information block: blocks are appended by
-// task.Compose when a prompt is rendered for warm-up or replay.
+// Compose when a prompt is rendered for warm-up or replay.
 type Prompt struct {
 	ID   string // unique within a task (train and test splits never share one)
 	Text string // what the policy is asked
 	Ref  any    // the task's own reference (answer, schema, database …), for its verifiers
+}
+
+// Compose renders a prompt followed by information blocks (the Info of
+// verdicts), in order, each on its own paragraph. Empty blocks are left
+// out. Warm-up demonstrations and replay both use it, so the policy sees
+// blocks in one format.
+func Compose(prompt string, blocks []string) string {
+	var b strings.Builder
+	b.WriteString(prompt)
+	for _, blk := range blocks {
+		if blk == "" {
+			continue
+		}
+		b.WriteString("\n\n")
+		b.WriteString(blk)
+	}
+	return b.String()
 }
 
 // Verdict is a verifier's judgement of one response.

@@ -95,3 +95,20 @@ func TestSpanWeight(t *testing.T) {
 		t.Error("a span's weight is its strength, 1 when unset")
 	}
 }
+
+func TestCompose(t *testing.T) {
+	for _, tc := range []struct {
+		prompt string
+		blocks []string
+		want   string
+	}{
+		{"p", nil, "p"},
+		{"p", []string{"a", "", "b"}, "p\n\na\n\nb"},
+		{"p", []string{"", ""}, "p"},
+		{"", []string{"a"}, "\n\na"},
+	} {
+		if got := Compose(tc.prompt, tc.blocks); got != tc.want {
+			t.Errorf("Compose(%q, %q) = %q, want %q", tc.prompt, tc.blocks, got, tc.want)
+		}
+	}
+}

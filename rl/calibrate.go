@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/reward"
@@ -98,38 +99,23 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 	return out, nil
 }
 
-// startOf summarises one reward's verdicts, in groups of c.Group.
+// startOf summarises one reward's verdicts, in groups of c.Group (the
+// zero-variance share as credit.ZeroVariance decides it).
 func startOf(name string, vd []reward.Verdict, c CalibrateConfig) run.RewardStart {
 	r := run.RewardStart{Reward: name}
-	sum, n, zero := 0.0, 0, 0
-	for g := 0; g+c.Group <= len(vd); g += c.Group {
-		first, same, applies := 0.0, true, false
-		for _, v := range vd[g : g+c.Group] {
-			if v.Skip {
-				continue
-			}
-			if !applies {
-				first, applies = v.Score, true
-			} else if v.Score != first {
-				same = false
-			}
+	groups := make([]int, len(vd))
+	sum, n := 0.0, 0
+	for i, v := range vd {
+		groups[i] = i / c.Group
+		if !v.Skip {
 			sum += v.Score
 			n++
-		}
-		if !applies {
-			continue
-		}
-		r.Groups++
-		if same {
-			zero++
 		}
 	}
 	if n > 0 {
 		r.Pass = sum / float64(n)
 	}
-	if r.Groups > 0 {
-		r.ZeroVar = float64(zero) / float64(r.Groups)
-	}
+	r.ZeroVar, r.Groups = credit.ZeroVariance(vd, groups)
 	switch {
 	case r.Groups == 0:
 		r.Why = "applies to none of the calibration prompts"

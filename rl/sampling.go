@@ -2,6 +2,8 @@ package rl
 
 import (
 	"context"
+
+	"github.com/credo-rl/credo/credit"
 	"time"
 
 	"github.com/credo-rl/credo/reward"
@@ -68,8 +70,8 @@ func (t *Trainer) sampleStep(ctx context.Context, s int) (all, kept rollouts, m 
 			break
 		}
 		keep := []int{} // not nil: add takes nil for every group
-		for g := range got.prompts {
-			if len(kept.prompts)+len(keep) < P && got.groupVaries(g) {
+		for g, varies := range got.varyingGroups() {
+			if len(kept.prompts)+len(keep) < P && varies {
 				keep = append(keep, g)
 			}
 		}
@@ -174,56 +176,38 @@ func (r *rollouts) truncate(n int) {
 	}
 }
 
-// groupVaries says whether some reward scores group g's responses
-// differently (a skipped verdict counts as 0, as credit counts it): the
+// varyingGroups says, for each group, whether some reward scores its
+// responses differently (credit.Varies decides, as for the methods): the
 // group gives the update a signal.
-func (r *rollouts) groupVaries(g int) bool {
+func (r *rollouts) varyingGroups() []bool {
+	out := make([]bool, len(r.prompts))
+	groups := r.groups()
 	for k := range r.verdicts {
-		first, seen := 0.0, false
-		for i, res := range r.res {
-			if res.Prompt != g {
-				continue
-			}
-			x := r.verdicts[k][i].Score
-			if r.verdicts[k][i].Skip {
-				x = 0
-			}
-			if seen && x != first {
-				return true
-			}
-			first, seen = x, true
+		scores := make([]float64, len(r.res))
+		skip := make([]bool, len(r.res))
+		for i, v := range r.verdicts[k] {
+			scores[i], skip[i] = v.Score, v.Skip
+		}
+		for i, v := range credit.Varies(scores, skip, groups) {
+			out[groups[i]] = out[groups[i]] || v
 		}
 	}
-	return false
+	return out
 }
 
 // zeroStd is the share of groups where reward k applies in which every
-// response scored alike; ok is false when it applies to none.
+// response scored alike (credit.ZeroVariance); ok is false when it applies
+// to none.
 func (r *rollouts) zeroStd(k int) (frac float64, ok bool) {
-	groups, zero := 0, 0
-	for g := range r.prompts {
-		first, seen, applies, same := 0.0, false, false, true
-		for i, res := range r.res {
-			if res.Prompt != g || r.verdicts[k][i].Skip {
-				continue
-			}
-			applies = true
-			x := r.verdicts[k][i].Score
-			if seen && x != first {
-				same = false
-			}
-			first, seen = x, true
-		}
-		if !applies {
-			continue
-		}
-		groups++
-		if same {
-			zero++
-		}
+	share, applies := credit.ZeroVariance(r.verdicts[k], r.groups())
+	return share, applies > 0
+}
+
+// groups is each response's group: the index of its prompt.
+func (r *rollouts) groups() []int {
+	g := make([]int, len(r.res))
+	for i, res := range r.res {
+		g[i] = res.Prompt
 	}
-	if groups == 0 {
-		return 0, false
-	}
-	return float64(zero) / float64(groups), true
+	return g
 }

@@ -53,8 +53,9 @@ func TestDynamicSampling(t *testing.T) {
 	if len(kept.prompts) != 4 || len(kept.res) != 16 || len(kept.verdicts[0]) != 16 {
 		t.Fatalf("kept %d groups (%d responses), want 4 (16)", len(kept.prompts), len(kept.res))
 	}
+	varies := kept.varyingGroups()
 	for g, p := range kept.prompts {
-		if p.Ref.(int)%2 == 0 || !kept.groupVaries(g) {
+		if p.Ref.(int)%2 == 0 || !varies[g] {
 			t.Errorf("kept group %d (prompt %s) has no variance", g, p.ID)
 		}
 		for i, r := range kept.res {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/internal/stats"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
@@ -39,7 +40,6 @@ func stepSeed(seed uint64, s int) uint64 {
 func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	c := t.c
 	start := time.Now()
-	G := c.Group
 	all, kept, sm, err := t.sampleStep(ctx, s)
 	if err != nil {
 		return stepRecord{}, err
@@ -118,12 +118,12 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 		m["verify/errors/"+v.Name()] = float64(failed[k])
 		asked[k] = len(all.verdicts[k])
 	}
-	t.rewardMetrics(m, all.verdicts, G)
+	t.rewardMetrics(m, all.verdicts, all.groups())
 	lengths := make([]float64, len(all.res))
 	for i, r := range all.res {
 		lengths[i] = float64(len(r.Tokens))
 	}
-	m[run.KeyResponseLength], _ = meanStd(lengths)
+	m[run.KeyResponseLength], _ = stats.MeanStd(lengths)
 	for _, v := range t.rewards {
 		if jm, ok := v.(interface{ Metrics() map[string]float64 }); ok {
 			for k, x := range jm.Metrics() {
@@ -158,7 +158,7 @@ func (t *Trainer) batch(s int, res []sample.Response, prompts []reward.Prompt, v
 		b.Tokens[i], b.Offsets[i] = r.Tokens, r.Offsets
 	}
 	if t.needs.Replay {
-		b.Replay = replayer{p: t.policy, chunk: 64}
+		b.Replay = replayer{m: t.policy.Model, tok: t.policy.Tok, chunk: 64}
 	}
 	if t.needs.PRM {
 		b.PRM = t.prm
@@ -205,35 +205,24 @@ func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sa
 }
 
 // rewardMetrics adds each reward's mean and std over applicable verdicts
-// and the share of groups in which it has no variance.
-func (t *Trainer) rewardMetrics(m run.Metrics, verdicts [][]reward.Verdict, G int) {
+// and the share of the groups it applies to in which it has no variance,
+// as credit decides it (credit.ZeroVariance); groups[i] is response i's.
+func (t *Trainer) rewardMetrics(m run.Metrics, verdicts [][]reward.Verdict, groups []int) {
 	total := 0.0
 	for k, v := range t.rewards {
 		var xs []float64
-		zero, groups := 0, 0
-		for g := 0; g*G < len(verdicts[k]); g++ {
-			var gs []float64
-			for _, vd := range verdicts[k][g*G : min((g+1)*G, len(verdicts[k]))] {
-				if !vd.Skip {
-					gs = append(gs, vd.Score)
-				}
+		for _, vd := range verdicts[k] {
+			if !vd.Skip {
+				xs = append(xs, vd.Score)
 			}
-			if len(gs) == 0 {
-				continue
-			}
-			groups++
-			if _, sd := meanStd(gs); sd == 0 {
-				zero++
-			}
-			xs = append(xs, gs...)
 		}
 		if len(xs) == 0 {
 			continue
 		}
-		mean, std := meanStd(xs)
+		mean, std := stats.MeanStd(xs)
 		name := v.Name()
 		m[run.RewardKey(name, "mean")], m[run.RewardKey(name, "std")] = mean, std
-		m[run.RewardKey(name, "zero_var")] = float64(zero) / float64(groups)
+		m[run.RewardKey(name, "zero_var")], _ = credit.ZeroVariance(verdicts[k], groups)
 		total += t.weights[k] * mean
 	}
 	m[run.RewardKey(run.TotalReward, "mean")] = total

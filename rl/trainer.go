@@ -25,7 +25,7 @@ import (
 type Trainer struct {
 	c       Config
 	policy  *policy.Policy
-	ref     *model.Model // the frozen initial policy, for the KL term; nil when KLBeta is 0
+	ref     logProber // the frozen initial policy, for the KL term; nil when KLBeta is 0
 	task    task.Task
 	rewards []reward.Verifier
 	weights []float64
@@ -132,10 +132,13 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		return nil, &ConfigError{err}
 	}
 	t.needs = credit.RequirementsOf(t.method)
-	if t.rewards, err = TaskRewards(t.task, c.Judges); err != nil {
+	if t.needs.PRM && t.prm == nil {
+		return nil, configErr("method %s needs a process reward model: pass --prm DIR (train one with `credo prm train`)", c.Method)
+	}
+	if t.rewards, err = Rewards(ctx, t.task, c.Judges); err != nil {
 		return nil, err
 	}
-	if err := t.checkNeeds(ctx); err != nil {
+	if err := t.checkInfoBlocks(ctx); err != nil {
 		return nil, err
 	}
 	t.weights = make([]float64, len(t.rewards))
@@ -154,9 +157,6 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		}
 	}
 	t.verifyErrors = make([]int, len(t.rewards))
-	if err := CheckVerifiers(ctx, t.rewards); err != nil {
-		return nil, err
-	}
 	t.loss = Loss{ClipLow: c.ClipLow, ClipHigh: c.ClipHigh, KLBeta: c.KLBeta, Agg: c.LossAgg, MaxTokens: c.MaxTokens}
 	ckpt := ""
 	if resume {
@@ -191,6 +191,21 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		fmt.Fprintf(t.log, "resuming %s from %s (step %d)\n", c.Out, ckpt, t.step)
 	}
 	return t, t.openLogs()
+}
+
+// Rewards is the one set-up of the rewards of a run and of an evaluation:
+// the task's rewards and the judges' (TaskRewards), each verifier that can
+// say so asked once whether it can work (CheckVerifiers), so a judge
+// whose server is down stops the start instead of scoring every response 0.
+func Rewards(ctx context.Context, tk task.Task, judges []string) ([]reward.Verifier, error) {
+	vs, err := TaskRewards(tk, judges)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckVerifiers(ctx, vs); err != nil {
+		return nil, err
+	}
+	return vs, nil
 }
 
 // TaskRewards is the task's rewards followed by the judges'. Reward names
@@ -258,25 +273,23 @@ func rewardNames(vs []reward.Verifier) string {
 	return strings.Join(names, ", ")
 }
 
-// checkNeeds fails early, with what to change, when the method needs
-// something this run cannot give it.
-func (t *Trainer) checkNeeds(ctx context.Context) error {
-	if t.needs.PRM && t.prm == nil {
-		return configErr("method %s needs a process reward model: pass --prm DIR (train one with `credo prm train`)", t.c.Method)
+// checkInfoBlocks fails early, with what to change, when the method
+// replays prompts without each reward's information block but no reward
+// gives one.
+func (t *Trainer) checkInfoBlocks(ctx context.Context) error {
+	if !t.needs.InfoBlocks {
+		return nil
 	}
-	if t.needs.InfoBlocks {
-		// Ask every verifier about an empty answer to the first prompt: a
-		// reward's information block does not depend on how good the answer is.
-		p := t.task.Prompt(task.Train, 0)
-		verdicts, _ := verifyAll(ctx, t.rewards, []reward.Prompt{p}, []string{""}, t.c.VerifyWorkers, time.Duration(t.c.VerifyTimeout))
-		for _, v := range verdicts {
-			if v[0].Info != "" {
-				return nil
-			}
+	// Ask every verifier about an empty answer to the first prompt: a
+	// reward's information block does not depend on how good the answer is.
+	p := t.task.Prompt(task.Train, 0)
+	verdicts, _ := verifyAll(ctx, t.rewards, []reward.Prompt{p}, []string{""}, t.c.VerifyWorkers, time.Duration(t.c.VerifyTimeout))
+	for _, v := range verdicts {
+		if v[0].Info != "" {
+			return nil
 		}
-		return configErr("method %s replays prompts without each reward's information block, but task %s's rewards (%s) give none: use span or gdpo", t.c.Method, t.c.Task, rewardNames(t.rewards))
 	}
-	return nil
+	return configErr("method %s replays prompts without each reward's information block, but task %s's rewards (%s) give none: use span or gdpo", t.c.Method, t.c.Task, rewardNames(t.rewards))
 }
 
 // createRun makes a fresh run directory whole: config.json, empty logs and

@@ -37,7 +37,14 @@ func BenchmarkGenerate(b *testing.B) {
 		for _, mode := range []struct {
 			name string
 			gen  func(context.Context, *model.Model, tokenizer.Tokenizer, [][]int32, int, Config) ([]Response, error)
-		}{{"cache", Generate}, {"rerun", GenerateNoCache}} {
+		}{
+			{"cache", func(ctx context.Context, m *model.Model, tok tokenizer.Tokenizer, p [][]int32, g int, c Config) ([]Response, error) {
+				return Generate(ctx, m, tok, p, g, c)
+			}},
+			{"rerun", func(ctx context.Context, m *model.Model, tok tokenizer.Tokenizer, p [][]int32, g int, c Config) ([]Response, error) {
+				return GenerateNoCache(ctx, m, tok, p, g, c)
+			}},
+		} {
 			b.Run(size.name+"/"+mode.name, func(b *testing.B) {
 				c := Config{MaxTokens: 128, Temperature: 1, TopP: 1, Seed: 1}
 				tokens := 0

@@ -6,4 +6,8 @@
 //
 // Sampling is seeded per row, so the same seed, model and prompts give the
 // same responses.
+//
+// Generate takes the model as a Decoder (prefill, decode, context length),
+// the interface declared here for what generation needs: *model.Model is
+// one, and tests plug in fakes whose logits they choose.
 package sample

@@ -6,14 +6,13 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/tokenizer"
 )
 
 // GenerateNoCache is Generate without a KV cache: every new token re-runs
 // the whole sequence. It is the reference the cache is tested against and
 // the baseline its benchmark measures; never use it for real work.
-func GenerateNoCache(ctx context.Context, m *model.Model, tok tokenizer.Tokenizer, prompts [][]int32, group int, c Config) ([]Response, error) {
+func GenerateNoCache(ctx context.Context, m Forwarder, tok tokenizer.Tokenizer, prompts [][]int32, group int, c Config) ([]Response, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
@@ -62,7 +61,7 @@ func GenerateNoCache(ctx context.Context, m *model.Model, tok tokenizer.Tokenize
 			case rows[r].done:
 			case id == tok.EOS():
 				rows[r].finish(&out[r], FinishEOS)
-			case rows[r].length >= m.Config.MaxPositionEmbeddings:
+			case rows[r].length >= m.ContextLength():
 				rows[r].finish(&out[r], FinishContext)
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/tokenizer"
 )
 
@@ -75,14 +74,15 @@ type Response struct {
 // Generate samples group responses for each prompt (token ids, already
 // rendered with the tokenizer's chat template). Responses come back in
 // prompt order, group by group: response r belongs to prompt r / group.
-func Generate(ctx context.Context, m *model.Model, tok tokenizer.Tokenizer, prompts [][]int32, group int, c Config) ([]Response, error) {
+// m is usually a *model.Model (C is then *model.Cache, inferred).
+func Generate[C KV](ctx context.Context, m Decoder[C], tok tokenizer.Tokenizer, prompts [][]int32, group int, c Config) ([]Response, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	if group < 1 {
 		return nil, fmt.Errorf("generate: group size %d, want at least 1", group)
 	}
-	maxCtx := m.Config.MaxPositionEmbeddings
+	maxCtx := m.ContextLength()
 	longest := 0
 	for i, p := range prompts {
 		if len(p) == 0 {

@@ -106,21 +106,8 @@ type StepCorrupter interface {
 	Corrupt(rng *rand.Rand, p Prompt, kind int) (response string, ok bool)
 }
 
-// Compose renders a prompt followed by information blocks, in order, each
-// on its own paragraph. Empty blocks are left out. Warm-up and replay both
-// use it, so the policy sees blocks in one format.
-func Compose(prompt string, blocks []string) string {
-	var b strings.Builder
-	b.WriteString(prompt)
-	for _, blk := range blocks {
-		if blk == "" {
-			continue
-		}
-		b.WriteString("\n\n")
-		b.WriteString(blk)
-	}
-	return b.String()
-}
+// Compose is reward.Compose, kept here for the tasks' demonstrations.
+func Compose(prompt string, blocks []string) string { return reward.Compose(prompt, blocks) }
 
 // Config is what every task takes.
 type Config struct {

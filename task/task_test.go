@@ -32,6 +32,7 @@ func TestRegisterSteps(t *testing.T) {
 	RegisterSteps("task-test-steps", lineSteps{})
 }
 
+// TestCompose: task.Compose forwards to reward.Compose.
 func TestCompose(t *testing.T) {
 	if got := Compose("p", []string{"a", "", "b"}); got != "p\n\na\n\nb" {
 		t.Errorf("Compose = %q", got)

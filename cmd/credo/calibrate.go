@@ -15,7 +15,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	c := rl.DefaultCalibrate()
 	fs := newFlags("calibrate", "Samples groups from a warmed-up policy on the first training prompts, as RL would,\n"+
 		"and reports per reward the pass rate and the share of groups without variance: which\n"+
-		"rewards a comparison can judge methods on at this difficulty.", stdout)
+		"rewards a comparison can judge methods on at this difficulty.", stdout, stderr)
 	dir := fs.String("init", "", "warmed-up policy folder (required)")
 	taskName := fs.String("task", "toolcall", "task")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")

@@ -98,6 +98,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"train", "--init", init, "--out", out, "--clip-norm", "nan"}, "--clip-norm"},
 		{[]string{"train", "--init", init, "--out", out, "--beta1", "-Inf"}, "--beta1"},
 		{[]string{"train", "--init", init, "--out", out, "--kl-beta", "NaN"}, "--kl-beta"},
+		{[]string{"train", "--init", init, "--out", out, "--adam-beta1", "-Inf"}, "--adam-beta1"},
+		{[]string{"train", "--init", init, "--out", out, "--kl-coef", "-1"}, "--kl-coef"},
 		{[]string{"train", "--init", init, "--out", out, "--weight-decay", "+Inf"}, "--weight-decay"},
 		{[]string{"train", "--init", init, "--out", out, "--reward-weight", "format=NaN"}, "--reward-weight"},
 		{[]string{"train", "--init", init, "--out", out, "--weight-decay", "1e30"}, "--weight-decay"},

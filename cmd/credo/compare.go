@@ -15,16 +15,33 @@ import (
 )
 
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := defaultCompare()
-	fs := newFlags("compare", "Warms a policy up once, trains every method with every seed from it on the same\n"+
+	fs, c, err := compareConfig("compare", "Warms a policy up once, trains every method with every seed from it on the same\n"+
 		"prompts, then prints the comparison table and writes report.html into --out.\n"+
 		"Runs are ordinary run directories under --out/runs: an interrupted comparison\n"+
-		"continues when the same command is run again, and finished runs are not run again.", stdout)
-	compareFlags(fs, &c)
-	if err := fs.parse(args); err != nil {
+		"continues when the same command is run again, and finished runs are not run again.", defaultCompare(), args, stdout, stderr)
+	if err != nil {
 		return err
 	}
 	return compare(ctx, fs, "compare", args, c, stdout, stderr)
+}
+
+// compareConfig parses a comparison's flags over base. A --train-config
+// file is applied first, wherever it stands on the command line, so the
+// flags override it.
+func compareConfig(cmd, synopsis string, base rl.CompareConfig, args []string, stdout, stderr io.Writer) (*flags, rl.CompareConfig, error) {
+	c := base
+	fs := newFlags(cmd, synopsis, stdout, stderr)
+	file := compareFlags(fs, &c)
+	if err := fs.parse(args); err != nil || *file == "" {
+		return fs, c, err
+	}
+	c = base
+	if err := rl.LoadConfigFile(*file, &c.Train); err != nil {
+		return fs, c, usageError{fmt.Errorf("--train-config: %w", err)}
+	}
+	again := newFlags(cmd, "", io.Discard, io.Discard) // notices were printed by the first parse
+	compareFlags(again, &c)
+	return fs, c, again.parse(args)
 }
 
 // defaultCompare is the comparison `credo demo` runs, sized for minutes
@@ -49,67 +66,52 @@ func defaultCompare() rl.CompareConfig {
 	}
 }
 
-func compareFlags(fs *flags, c *rl.CompareConfig) {
-	fs.stringVar(&c.Out, "out", "out", "comparison folder (required)")
+// compareFlags binds the comparison's own settings, a subset of the
+// training settings (trainSettings) and of the warm-up's (warmupSettings,
+// under warmup.), and --task and --task-seed, which set both. It returns
+// --train-config's value, which compareConfig applies.
+func compareFlags(fs *flags, c *rl.CompareConfig) (trainConfig *string) {
+	fs.bind(c, "",
+		setting{"out", "out", "comparison folder (required)"},
+		setting{"seeds", "seeds", "runs per method, with seeds 1..N"},
+		setting{"threshold", "threshold", "training reward whose moving mean counts as reached"},
+		setting{"window", "window", "moving-mean window in steps"},
+		setting{"init", "init", "reuse this warm-up checkpoint instead of making one"},
+	)
 	fs.Func("task", "task for warm-up and training (default "+c.Train.Task+")", func(s string) error {
 		c.Train.Task, c.Warmup.Task = s, s
 		return nil
 	})
 	fs.key("task", "task")
+	fs.key("task", "warmup.task")
 	fs.Func("task-seed", "seed of the task's prompt generator and data (default 0)", func(s string) error {
 		var v uint64
 		_, err := fmt.Sscan(s, &v)
 		c.Train.TaskSeed, c.Warmup.TaskSeed = v, v
 		return err
 	})
+	fs.key("task-seed", "task_seed")
+	fs.key("task-seed", "warmup.task_seed")
 	fs.Func("difficulty", "the task's difficulty settings, key=value,… (each task's keys: see README)", func(s string) error {
 		c.Train.Difficulty, c.Warmup.Difficulty = s, s
 		return nil
 	})
+	fs.key("difficulty", "difficulty")
+	fs.key("difficulty", "warmup.difficulty")
 	fs.Func("methods", "comma-separated credit methods (default "+strings.Join(c.Methods, ",")+")", func(s string) error {
 		c.Methods = strings.Split(s, ",")
 		return nil
 	})
 	fs.key("methods", "methods")
-	fs.intVar(&c.Seeds, "seeds", "seeds", "runs per method, with seeds 1..N")
-	fs.floatVar(&c.Threshold, "threshold", "threshold", "training reward whose moving mean counts as reached")
-	fs.intVar(&c.Window, "window", "window", "moving-mean window in steps")
-	fs.StringVar(&c.Init, "init", c.Init, "reuse this warm-up checkpoint instead of making one")
-	fs.stringVar(&c.Train.PRM, "prm", "prm", "process reward model folder, for p2t")
-	fs.intVar(&c.Train.Steps, "steps", "steps", "training steps per run")
-	fs.intVar(&c.Train.PromptsPerStep, "prompts", "prompts_per_step", "prompts per step")
-	fs.intVar(&c.Train.Group, "group", "group", "responses per prompt (G)")
-	fs.intVar(&c.Train.DynamicSampling, "dynamic-sampling", "dynamic_sampling", "keep only groups in which some reward varies, sampling up to this many rounds per step (DAPO); 0: off")
-	fs.intVar(&c.Train.MaxTokens, "max-tokens", "max_tokens", "new tokens per response")
-	fs.floatVar(&c.Train.Peak, "lr", "lr", "RL learning rate")
-	fs.floatVar(&c.Train.Credit.Beta, "beta", "credit.beta", "placement β of the token-level methods")
-	fs.intVar(&c.Train.Credit.SpanWarmup, "span-warmup", "credit.span_warmup_steps", "span: steps over which β rises from 0")
-	fs.intVar(&c.Train.Credit.ReplayWarmup, "replay-warmup", "credit.replay_warmup_steps", "mrtpo: steps over which β rises from 0")
-	fs.intVar(&c.Train.EvalEvery, "eval-every", "eval_every", "steps between test-split evaluations")
-	fs.intVar(&c.Train.EvalPrompts, "eval-prompts", "eval_prompts", "test prompts per evaluation")
-	fs.Func("scale-to", "step size: grpo (every method's batch mean |A| set to GRPO's; default) or raw (each method's own)", func(s string) error {
-		switch s {
-		case "grpo":
-			c.Train.Credit.ScaleTo = credit.ScaleToGRPO
-		case "raw":
-			c.Train.Credit.ScaleTo = ""
-		default:
-			return fmt.Errorf("want grpo or raw, got %q", s)
-		}
-		return nil
-	})
-	fs.key("scale-to", "credit.scale_to")
-	fs.intVar(&c.Calibrate.Prompts, "calibrate-prompts", "", "training prompts (× --group responses) sampled after warm-up to measure where each reward starts (0: no calibration)")
-	fs.Func("train-config", "JSON or YAML file of training settings (as in a run's config.json) applied before these flags", func(path string) error {
-		return rl.LoadConfigFile(path, &c.Train)
-	})
-	fs.stringVar(&c.Warmup.Size, "warmup-size", "warmup.size", "warm-up model size: tiny, small or medium")
-	fs.intVar(&c.Warmup.Steps, "warmup-steps", "warmup.steps", "warm-up optimizer steps")
-	fs.intVar(&c.Warmup.Batch, "warmup-batch", "warmup.batch", "warm-up sequences per step")
-	fs.floatVar(&c.Warmup.Peak, "warmup-lr", "warmup.lr", "warm-up peak learning rate")
-	fs.intVar(&c.Warmup.Demos, "demos", "warmup.demos", "warm-up demonstrations")
-	fs.floatVar(&c.Warmup.Demo.DefaultFlawRate, "flaw-rate", "warmup.demo.DefaultFlawRate", "share of demonstrations that break each reward")
-	fs.floatVar(&c.Warmup.Demo.BlockRate, "block-rate", "warmup.demo.BlockRate", "share of demonstrations whose prompt carries information blocks")
+	trainConfig = fs.String("train-config", "", "JSON or YAML file of training settings (as in a run's config.json) applied before these flags")
+	fs.bind(&c.Train, "", pick(trainSettings(), nil, "prm", "steps", "prompts_per_step", "group", "dynamic_sampling", "max_tokens", "lr",
+		"credit.beta", "credit.span_warmup_steps", "credit.replay_warmup_steps", "credit.scale_to", "eval_every", "eval_prompts")...)
+	fs.bind(&c.Warmup, "warmup.", described("warm-up: ", pick(warmupSettings(),
+		map[string]string{"size": "warmup-size", "steps": "warmup-steps", "batch": "warmup-batch", "lr": "warmup-lr"},
+		"size", "steps", "batch", "lr", "demos", "demo.DefaultFlawRate", "demo.BlockRate"))...)
+	fs.bind(&c.Calibrate, "calibrate.", setting{"prompts", "calibrate-prompts", "training prompts (× --group responses) sampled after warm-up to measure where each reward starts (0: no calibration)"})
+	fs.deprecate(map[string]string{"beta": "place-beta"})
+	return trainConfig
 }
 
 // compare runs a comparison, then prints its table and writes its report.

@@ -22,7 +22,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("eval", "Evaluates a checkpoint on a task's test split: the mean of each reward,\n"+
 		"greedy and (with --samples) sampled. Prints JSON. Failed verdicts (a judge that\n"+
 		"cannot be reached, a verifier past its time limit) score 0, are counted under\n"+
-		"\"errors\", and make eval exit 1 when more than 20% of a reward's verdicts fail.", stdout)
+		"\"errors\", and make eval exit 1 when more than 20% of a reward's verdicts fail.", stdout, stderr)
 	dir := fs.String("model", "", "checkpoint folder (required)")
 	taskName := fs.String("task", "toolcall", "task whose test split to use")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
@@ -34,7 +34,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.DurationVar(&c.Timeout, "verify-timeout", c.Timeout, "time limit per verdict (a verifier past it scores 0 and counts as failed)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "sampling seed")
 	var judges []string
-	fs.Var(&listFlag{&judges}, "judge", "add an LLM judge reward: name=…,url=…,model=… (repeatable)")
+	fs.Var(&listFlag{v: &judges}, "judge", "add an LLM judge reward: name=…,url=…,model=… (repeatable)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -48,12 +48,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageError{err}
 	}
-	vs, err := rl.TaskRewards(t, judges)
+	vs, err := rl.Rewards(ctx, t, judges)
 	if err != nil {
 		return fs.explain(err)
-	}
-	if err := rl.CheckVerifiers(ctx, vs); err != nil {
-		return err
 	}
 	p, err := policy.Load(*dir)
 	if err != nil {

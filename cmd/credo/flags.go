@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,14 +27,48 @@ type flags struct {
 	synopsis string
 	usage    string            // the usage line; default "Usage: credo <cmd> [flags]"
 	stdout   io.Writer         // where --help goes
+	stderr   io.Writer         // where a deprecated name's notice goes
 	keys     map[string]string // config key → flag name
+	aliases  map[string]string // deprecated flag name → its flag now
 }
 
-func newFlags(cmd, synopsis string, stdout io.Writer) *flags {
+func newFlags(cmd, synopsis string, stdout, stderr io.Writer) *flags {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // parse reports errors itself, without the flag list
 	fs.Usage = func() {}
-	return &flags{FlagSet: fs, cmd: cmd, synopsis: synopsis, stdout: stdout, keys: map[string]string{}}
+	return &flags{FlagSet: fs, cmd: cmd, synopsis: synopsis, stdout: stdout, stderr: stderr,
+		keys: map[string]string{}, aliases: map[string]string{}}
+}
+
+// deprecate keeps each old flag name (a key of aliases) working as its new
+// name (the value), with a one-line notice on stderr when it is used. It
+// leaves out the old names whose new flag this command does not have.
+func (f *flags) deprecate(aliases map[string]string) {
+	for old, now := range aliases {
+		target := f.Lookup(now)
+		if target == nil {
+			continue
+		}
+		f.Var(&deprecated{target.Value, old, now, f}, old, "deprecated: use --"+now)
+		f.aliases[old] = now
+	}
+}
+
+// deprecated is a flag's former name.
+type deprecated struct {
+	flag.Value
+	old, now string
+	f        *flags
+}
+
+func (d *deprecated) Set(s string) error {
+	fmt.Fprintf(d.f.stderr, "credo %s: --%s is deprecated, use --%s\n", d.f.cmd, d.old, d.now)
+	return d.Value.Set(s)
+}
+
+func (d *deprecated) IsBoolFlag() bool {
+	b, ok := d.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // key records that flag name sets the configuration key key.
@@ -106,9 +142,12 @@ func (f *flags) help(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%s\n\n%s\n\nFlags:\n", usage, f.synopsis)
 	f.VisitAll(func(fl *flag.Flag) {
+		if _, ok := f.aliases[fl.Name]; ok {
+			return // listed at the end
+		}
 		kind, text := flag.UnquoteUsage(fl)
-		if _, ok := fl.Value.(*finiteFloat); ok {
-			kind = "float"
+		if k, ok := fl.Value.(interface{ kind() string }); ok {
+			kind = k.kind()
 		}
 		line := "  --" + fl.Name
 		if kind != "" {
@@ -123,6 +162,13 @@ func (f *flags) help(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	})
+	if len(f.aliases) > 0 {
+		var old []string
+		for _, o := range slices.Sorted(maps.Keys(f.aliases)) {
+			old = append(old, fmt.Sprintf("--%s (now --%s)", o, f.aliases[o]))
+		}
+		fmt.Fprintf(w, "\nDeprecated names, still accepted: %s\n", strings.Join(old, ", "))
+	}
 }
 
 // explain turns a configuration error into a usage error whose problems
@@ -182,6 +228,8 @@ func (v *finiteFloat) String() string {
 	return strconv.FormatFloat(*v.p, 'g', -1, 64)
 }
 
+func (v *finiteFloat) kind() string { return "float" }
+
 func (v *finiteFloat) Set(s string) error {
 	x, err := parseFinite(s)
 	if err != nil {
@@ -202,8 +250,12 @@ func parseFinite(s string) (float64, error) {
 	return x, nil
 }
 
-// listFlag collects a repeatable string flag.
-type listFlag struct{ v *[]string }
+// listFlag collects a repeatable string flag. Given on the command line,
+// it replaces the list it starts with (a config file's, a saved run's).
+type listFlag struct {
+	v   *[]string
+	set bool
+}
 
 func (l *listFlag) String() string {
 	if l.v == nil {
@@ -211,7 +263,16 @@ func (l *listFlag) String() string {
 	}
 	return strings.Join(*l.v, " ")
 }
-func (l *listFlag) Set(s string) error { *l.v = append(*l.v, s); return nil }
+
+func (l *listFlag) Set(s string) error {
+	if !l.set {
+		*l.v, l.set = nil, true
+	}
+	*l.v = append(*l.v, s)
+	return nil
+}
+
+func (l *listFlag) kind() string { return "string" }
 
 // weightsFlag collects name=weight pairs.
 type weightsFlag struct{ m *map[string]float64 }
@@ -227,6 +288,8 @@ func (w *weightsFlag) String() string {
 	sort.Strings(parts)
 	return strings.Join(parts, ",")
 }
+
+func (w *weightsFlag) kind() string { return "name=value" }
 
 func (w *weightsFlag) Set(s string) error {
 	name, val, ok := strings.Cut(s, "=")

@@ -12,20 +12,20 @@ import (
 )
 
 // The credit settings of issue 12 and 13 have flags; given on the command
-// line they win over a config file, which can only happen if each flag
-// can be set again from its own String.
+// line they win over a config file (applyBase parses them again over it).
 func TestCreditModeFlags(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.json")
 	if err := os.WriteFile(path, []byte(`{"credit":{"cap":"sum","js":"divergence","step_reward":"unsigned","warmup_steps":9}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c := rl.DefaultConfig()
-	fs := newFlags("train", "", io.Discard)
+	fs := newFlags("train", "", io.Discard, io.Discard)
 	trainFlags(fs, &c)
-	if err := fs.Parse(strings.Fields("--cap reward --js distance --step-reward centred --span-warmup 3")); err != nil {
+	args := strings.Fields("--cap reward --js distance --step-reward centred --span-warmup 3")
+	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	if err := applyBase(fs, path, false, &c); err != nil {
+	if err := applyBase(fs, args, path, false, &c); err != nil {
 		t.Fatal(err)
 	}
 	cc := c.Credit

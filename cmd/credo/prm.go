@@ -59,31 +59,10 @@ func runPRMTrain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		"(arith: wrong result, wrong operand, skipped step) and, with --policy, a warmed-up policy's\n"+
 		"samples. Reports step-label accuracy and ROC AUC on held-out test prompts, and writes\n"+
 		"a PRM folder that `credo train --method p2t --prm DIR` loads. --out must be new or\n"+
-		"empty unless --replace is given; nothing is written until training has finished.", stdout)
+		"empty unless --replace is given; nothing is written until training has finished.", stdout, stderr)
 	out := fs.String("out", "", "PRM folder to write (required)")
 	replace := fs.Bool("replace", false, "overwrite --out if it already holds something (the old folder stays until the new one is complete)")
-	fs.StringVar(&c.Task, "task", c.Task, "task whose step labels to learn (it must label steps; synthetic solutions need one that corrupts them, as arith does)")
-	fs.Uint64Var(&c.TaskSeed, "task-seed", c.TaskSeed, "seed of the task's prompt generator")
-	fs.StringVar(&c.Size, "size", c.Size, "fresh model size: tiny, small (~1M parameters) or medium (~10M)")
-	fs.StringVar(&c.Init, "init", c.Init, "start from this language-model checkpoint (a warmed-up policy): its tokenizer, embeddings and layers; a fresh scoring head")
-	fs.IntVar(&c.Examples, "examples", c.Examples, "synthetic training solutions: clean and each of the task's corruptions in equal shares")
-	fs.IntVar(&c.HeldOut, "held-out", c.HeldOut, "test prompts whose corrupted solutions form the held-out set")
-	fs.StringVar(&c.Policy.Dir, "policy", c.Policy.Dir, "warmed-up policy folder whose samples are added, labelled by the task (empty: none)")
-	fs.IntVar(&c.Policy.Prompts, "policy-prompts", c.Policy.Prompts, "training prompts the policy answers")
-	fs.IntVar(&c.Policy.HeldOut, "policy-held-out", c.Policy.HeldOut, "test prompts the policy answers for the held-out set")
-	fs.IntVar(&c.Policy.Group, "policy-group", c.Policy.Group, "policy samples per prompt")
-	fs.floatVar(&c.Policy.Sample.Temperature, "policy-temperature", "", "policy sampling temperature")
-	fs.IntVar(&c.Policy.Sample.MaxTokens, "policy-max-tokens", c.Policy.Sample.MaxTokens, "new tokens per policy sample")
-	fs.IntVar(&c.Steps, "steps", c.Steps, "optimizer steps")
-	fs.IntVar(&c.Batch, "batch", c.Batch, "responses per step")
-	fs.floatVar(&c.LR, "lr", "", "peak learning rate (linear warm-up, then cosine decay)")
-	fs.IntVar(&c.LRWarmup, "lr-warmup", c.LRWarmup, "learning-rate warm-up steps")
-	fs.floatVar(&c.LRMinRatio, "lr-min-ratio", "", "final learning rate as a share of the peak")
-	fs.floatVar(&c.Optimizer.WeightDecay, "weight-decay", "", "AdamW decoupled weight decay (matrices only)")
-	fs.floatVar(&c.Optimizer.ClipNorm, "clip-norm", "", "global gradient-norm clip (0 disables)")
-	fs.Uint64Var(&c.Seed, "seed", c.Seed, "seed of weights, data, policy samples and batch order")
-	fs.IntVar(&c.Agreement, "agreement", c.Agreement, "held-out responses on which gradient influence is checked against exact attribution (0 skips)")
-	fs.IntVar(&c.EvalEvery, "eval-every", c.EvalEvery, "log held-out metrics every this many steps (0: only at the end)")
+	prmTrainFlags(fs, &c)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -110,22 +89,15 @@ func runPRMTrain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 }
 
 func runPRMEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("prm eval", "Scores a PRM folder on held-out responses: synthetic corrupted solutions of test\n"+
-		"prompts and, with --policy, a policy's samples, labelled exactly by the task. Reports\n"+
-		"step-label accuracy and ROC AUC, and the within-step Spearman correlation of the\n"+
-		"one-pass gradient influence with the exact (re-scoring) attribution.", stdout)
-	dir := fs.String("prm", "", "PRM folder (required)")
-	taskName := fs.String("task", "", "task of the held-out prompts (default: the PRM's own)")
-	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator")
-	heldOut := fs.Int("held-out", 400, "test prompts whose corrupted solutions are scored")
-	pc := prm.DefaultTrain().Policy
-	fs.StringVar(&pc.Dir, "policy", "", "policy folder whose samples of test prompts are also scored (empty: none)")
-	fs.IntVar(&pc.HeldOut, "policy-prompts", pc.HeldOut, "test prompts the policy answers")
-	fs.IntVar(&pc.Group, "policy-group", pc.Group, "policy samples per prompt")
-	fs.IntVar(&pc.Sample.MaxTokens, "policy-max-tokens", pc.Sample.MaxTokens, "new tokens per policy sample")
-	agreement := fs.Int("agreement", 16, "responses on which gradient influence is checked against exact attribution (0 skips)")
-	null := fs.String("null", string(credit.NullPad), "null embedding of the influence: pad, mean, zero or eos")
-	seed := fs.Uint64("seed", 1, "seed of the corruptions and policy samples")
+	const synopsis = "Scores a PRM folder on held-out responses: synthetic corrupted solutions of test\n" +
+		"prompts and, with --policy, a policy's samples, labelled exactly by the task. Reports\n" +
+		"step-label accuracy and ROC AUC, and the within-step Spearman correlation of the\n" +
+		"one-pass gradient influence with the exact (re-scoring) attribution. The held-out\n" +
+		"set is the one the PRM's training reported (its train.json settings, prm.HeldOut);\n" +
+		"the flags change it. The defaults below are those of a PRM without train.json."
+	c := prm.DefaultTrain()
+	fs := newFlags("prm eval", synopsis, stdout, stderr)
+	dir, agreement, null := prmEvalFlags(fs, &c)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -136,29 +108,38 @@ func runPRMEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return usageError{fmt.Errorf("--prm: %w", err)}
 	}
-	if *taskName == "" {
-		*taskName = p.Info.Task
-	}
-	t, err := task.New(*taskName, task.Config{Seed: *taskSeed})
+	// The PRM's training settings, or without them its task, under the flags.
+	base, ok, err := prm.LoadTrainConfig(*dir)
 	if err != nil {
 		return err
 	}
-	held, err := prm.Synthetic(t, task.Test, *heldOut, *seed)
-	if err != nil {
+	if !ok && p.Info.Task != "" {
+		base.Task = p.Info.Task
+	}
+	c = base
+	again := newFlags("prm eval", "", io.Discard, io.Discard) // notices were printed by the first parse
+	prmEvalFlags(again, &c)
+	if err := again.parse(args); err != nil {
 		return err
 	}
-	if pc.Dir != "" {
-		pol, err := policy.Load(pc.Dir)
+	t, err := task.New(c.Task, task.Config{Seed: c.TaskSeed})
+	if err != nil {
+		return usageError{fmt.Errorf("--task: %w", err)}
+	}
+	if cl, ok := t.(io.Closer); ok {
+		defer cl.Close()
+	}
+	var pol prm.Generator
+	if c.Policy.Dir != "" {
+		pp, err := policy.Load(c.Policy.Dir)
 		if err != nil {
-			return err
+			return usageError{fmt.Errorf("--policy: %w", err)}
 		}
-		sc := pc.Sample
-		sc.Seed = *seed
-		more, err := prm.PolicySamples(ctx, pol, t, task.Test, pc.HeldOut, pc.Group, sc)
-		if err != nil {
-			return err
-		}
-		held = append(held, more...)
+		pol = pp
+	}
+	held, err := prm.HeldOut(ctx, c, t, pol)
+	if err != nil {
+		return err
 	}
 	rep, err := p.Evaluate(ctx, held)
 	if err != nil {
@@ -174,6 +155,32 @@ func runPRMEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	printPRMReport(stdout, rep, agree)
 	return nil
+}
+
+// prmTrainFlags binds every PRM training setting to its flag
+// (prmTrainSettings).
+func prmTrainFlags(fs *flags, c *prm.TrainConfig) {
+	fs.bind(c, "", prmTrainSettings()...)
+	fs.deprecate(adamAliases)
+}
+
+// prmEvalFlags binds the settings of the held-out set (prmTrainSettings'
+// own rows) and eval's own flags.
+func prmEvalFlags(fs *flags, c *prm.TrainConfig) (dir *string, agreement *int, null *string) {
+	dir = fs.String("prm", "", "PRM folder (required)")
+	agreement = fs.Int("agreement", 16, "responses on which gradient influence is checked against exact attribution (0 skips)")
+	null = fs.String("null", string(credit.NullPad), "null embedding of the influence: pad, mean, zero or eos")
+	fs.bind(c, "",
+		setting{"task", "task", "task of the held-out prompts"},
+		setting{"task_seed", "task-seed", "seed of the task's prompt generator"},
+		setting{"held_out", "held-out", "test prompts whose corrupted solutions are scored"},
+		setting{"seed", "seed", "seed of the corruptions and policy samples"},
+		setting{"policy.dir", "policy", "policy folder whose samples of test prompts are also scored (empty: none)"},
+		setting{"policy.held_out", "policy-held-out", "test prompts the policy answers"},
+	)
+	fs.bind(c, "", pick(prmTrainSettings(), nil, "policy.group", "policy.sample.temperature", "policy.sample.top_p", "policy.sample.max_tokens")...)
+	fs.deprecate(map[string]string{"policy-prompts": "policy-held-out"}) // eval's former name for the policy's held-out prompts
+	return dir, agreement, null
 }
 
 // checkPRMTrain checks the settings flags give before any work, so a bad

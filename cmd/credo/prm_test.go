@@ -89,3 +89,39 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// TestPRMEvalUsesTrainingHeldOut: `prm eval` on a PRM folder scores the
+// held-out set its training reported, made with the training's seeds and
+// size, unless flags say otherwise.
+func TestPRMEvalUsesTrainingHeldOut(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "prm")
+	var out, errw bytes.Buffer
+	err := runPRM(ctx, []string{"train", "--task", "arith", "--size", "tiny", "--examples", "16", "--held-out", "12",
+		"--steps", "1", "--batch", "4", "--agreement", "0", "--seed", "7", "--task-seed", "3", "--out", dir}, &out, &errw)
+	if err != nil {
+		t.Fatalf("prm train: %v\n%s", err, errw.String())
+	}
+	heldOut := func(s string) string {
+		i := strings.Index(s, "held-out:")
+		if i < 0 {
+			t.Fatalf("no held-out line in:\n%s", s)
+		}
+		return s[i:]
+	}
+	trained := heldOut(out.String())
+	out.Reset()
+	if err := runPRM(ctx, []string{"eval", "--prm", dir, "--agreement", "0"}, &out, &errw); err != nil {
+		t.Fatalf("prm eval: %v", err)
+	}
+	if got := heldOut(out.String()); got != trained {
+		t.Errorf("prm eval scored another held-out set than training did:\neval:\n%s\ntrain:\n%s", got, trained)
+	}
+	out.Reset()
+	if err := runPRM(ctx, []string{"eval", "--prm", dir, "--agreement", "0", "--held-out", "4"}, &out, &errw); err != nil {
+		t.Fatalf("prm eval: %v", err)
+	}
+	if got := heldOut(out.String()); got == trained {
+		t.Errorf("--held-out 4 scored the training's 12 prompts:\n%s", got)
+	}
+}

@@ -17,7 +17,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		"seed bands, the method comparison table, credit diagnostics, and per-token heatmaps\n" +
 		"of logged rollouts. The page goes to DIR/report.html unless --out says otherwise;\n" +
 		"the written path is printed."
-	fs := newFlags("report", synopsis, stdout)
+	fs := newFlags("report", synopsis, stdout, stderr)
 	fs.usage = "Usage: credo report [flags] DIR"
 	out := fs.String("out", "", "write the page to this file instead of DIR/report.html")
 	threshold := new(float64)

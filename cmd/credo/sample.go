@@ -12,7 +12,7 @@ import (
 
 func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := sample.DefaultConfig()
-	fs := newFlags("sample", "Prints responses of a checkpoint to a prompt.", stdout)
+	fs := newFlags("sample", "Prints responses of a checkpoint to a prompt.", stdout, stderr)
 	dir := fs.String("model", "", "checkpoint folder (config.json, model.safetensors, tokenizer) (required)")
 	prompt := fs.String("prompt", "", "the prompt text (required)")
 	n := fs.Int("n", 1, "responses to sample")
