@@ -153,7 +153,8 @@ func (t *Trainer) batch(s int, res []sample.Response, prompts []reward.Prompt, v
 	}
 	for i, r := range res {
 		b.Groups[i] = r.Prompt
-		b.Prompts[i], b.Responses[i] = prompts[i].Text, r.Text
+		// without the blocks a prompt states itself (ifeval's constraints)
+		b.Prompts[i], b.Responses[i] = task.ReplayBase(prompts[i]), r.Text
 		b.Tokens[i], b.Offsets[i] = r.Tokens, r.Offsets
 	}
 	if t.needs.Replay {
