@@ -13,19 +13,25 @@ func newMRTPO(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validatePlacement()); err != nil {
 		return nil, err
 	}
-	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint}}, nil
+	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint, placebo: c.Placebo}}, nil
 }
+
+// PlaceboBlock is a neutral information block: text that tells nothing
+// about any reward, for measuring how much any added block moves the
+// policy (Config.Placebo, rl.BlockDiagnostic).
+const PlaceboBlock = "Note: this line is only here to take up some room and says nothing about the task."
 
 // replaySource is the replay relevance source (MRTPO): how much each
 // response token's next-token distribution depends on reward k's
 // information block.
-type replaySource struct{ joint bool }
+type replaySource struct{ joint, placebo bool }
 
 // pairPlan says which two replays give q for one (reward, response) pair;
 // same is set when both prompts render the same, so q is 0 with no replay.
 type pairPlan struct {
 	k, i        int
 	full, other int // request indices
+	placebo     int // request index of full + PlaceboBlock (Config.Placebo), else -1
 	same        bool
 }
 
@@ -42,7 +48,14 @@ type pairPlan struct {
 // the batch's requests go to the Replayer in one call. The metrics
 // credit/replay/requests (sequences replayed) and credit/replay/pairs (share
 // of the batch's (response, reward) pairs whose q came from a replay) say
-// what it cost.
+// what it cost; credit/replay/js is the mean q over the replayed tokens.
+//
+// With placebo (Config.Placebo, an extension) each response is also
+// replayed on placebo = task.Compose(prompt, blocks of every reward, then
+// PlaceboBlock), and q[k,i,t] = max(0, JS(p_t, p'_t) − JS(p_t, p^placebo_t)):
+// the part of block k's effect beyond what any added text does there.
+// credit/replay/placebo_js is then the mean placebo JS over the same
+// tokens, and credit/replay/js the mean before the subtraction.
 func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]float64, error) {
 	b := v.b
 	if b.Replay == nil {
@@ -94,7 +107,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]
 		}
 		full := task.Compose(b.Prompts[i], blocks)
 		joint := task.Compose(b.Prompts[i], nil)
-		fullReq := -1
+		fullReq, placeboReq := -1, -1
 		for k := range v.k {
 			if !v.varies[k][i] {
 				continue
@@ -112,8 +125,11 @@ func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]
 			}
 			if fullReq < 0 {
 				fullReq = request(full, i)
+				if s.placebo {
+					placeboReq = request(task.Compose(full, []string{PlaceboBlock}), i)
+				}
 			}
-			plans = append(plans, pairPlan{k: k, i: i, full: fullReq, other: request(other, i)})
+			plans = append(plans, pairPlan{k: k, i: i, full: fullReq, other: request(other, i), placebo: placeboReq})
 			pairs++
 		}
 	}
@@ -135,11 +151,11 @@ func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]
 	// One JS row per distinct (full, other) pair of replays: with joint, the
 	// rewards of a response share it. Rows are independent, so they are
 	// computed in parallel.
-	type job struct{ full, other int }
+	type job struct{ full, other, placebo int }
 	var jobs []job
 	jobOf := map[job]int{}
 	for _, p := range plans {
-		if j := (job{p.full, p.other}); !p.same {
+		if j := (job{p.full, p.other, p.placebo}); !p.same {
 			if _, ok := jobOf[j]; !ok {
 				jobOf[j] = len(jobs)
 				jobs = append(jobs, j)
@@ -147,6 +163,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]
 		}
 	}
 	rows := make([][]float64, len(jobs))
+	sums := make([][2]float64, len(jobs)) // Σ_t JS and Σ_t placebo JS of each row
 	err := parallelFor(ctx, len(jobs), func(j int) error {
 		full, other := out[jobs[j].full], out[jobs[j].other]
 		row := make([]float64, len(full))
@@ -156,6 +173,12 @@ func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]
 					reqs[jobs[j].other].Prompt, t, len(full[t]), len(other[t]))
 			}
 			row[t] = JSDistance(full[t], other[t])
+			sums[j][0] += row[t]
+			if jobs[j].placebo >= 0 {
+				pl := JSDistance(full[t], out[jobs[j].placebo][t])
+				sums[j][1] += pl
+				row[t] = max(0, row[t]-pl)
+			}
 		}
 		rows[j] = row
 		return nil
@@ -169,7 +192,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]
 	}
 	used := make([]bool, len(jobs))
 	for _, p := range plans {
-		switch j := jobOf[job{p.full, p.other}]; {
+		switch j := jobOf[job{p.full, p.other, p.placebo}]; {
 		case p.same:
 			q[p.k][p.i] = make([]float64, len(b.Tokens[p.i]))
 		case used[j]: // rows are the caller's to change (and shuffle's): one each
@@ -179,6 +202,19 @@ func (s replaySource) relevance(ctx context.Context, v *view, m Metrics) ([][][]
 		}
 	}
 	m["credit/replay/requests"] = float64(len(reqs))
+	if tokens := 0; len(jobs) > 0 {
+		var js, pl float64
+		for j := range jobs {
+			tokens += len(rows[j])
+			js, pl = js+sums[j][0], pl+sums[j][1]
+		}
+		if tokens > 0 {
+			m["credit/replay/js"] = js / float64(tokens)
+			if s.placebo {
+				m["credit/replay/placebo_js"] = pl / float64(tokens)
+			}
+		}
+	}
 	if v.n > 0 {
 		m["credit/replay/pairs"] = float64(pairs) / float64(v.n*v.k)
 	}
