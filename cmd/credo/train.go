@@ -127,6 +127,7 @@ func trainFlags(fs *flag.FlagSet, c *rl.Config) {
 	fs.Float64Var(&c.Credit.Gamma, "gamma", c.Credit.Gamma, "span: discount of credit to tokens before a span")
 	fs.BoolVar(&c.Credit.Shuffle, "shuffle", c.Credit.Shuffle, "ablation: permute each response's weights across its tokens")
 	fs.BoolVar(&c.Credit.Joint, "joint", c.Credit.Joint, "replay ablation: one replay without all blocks, shared by every reward")
+	fs.BoolVar(&c.Credit.Placebo, "placebo", c.Credit.Placebo, "replay extension: subtract the JS a neutral placebo block causes from each token's replay JS")
 	fs.Func("null", "gradient: null embedding pad, mean, zero or eos (default pad)", func(s string) error { c.Credit.Null = credit.NullEmbedding(s); return nil })
 	fs.Func("norm", "gradient: influence normalization magnitude or softmax (default magnitude)", func(s string) error { c.Credit.Norm = credit.NormMode(s); return nil })
 	fs.Float64Var(&c.Credit.Eta, "eta", c.Credit.Eta, "gradient: η, share of a step's reward placed by influence")
