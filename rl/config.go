@@ -65,6 +65,10 @@ type Config struct {
 	CheckpointEvery int `json:"checkpoint_every" yaml:"checkpoint_every"`
 	KeepCheckpoints int `json:"keep_checkpoints" yaml:"keep_checkpoints"`
 	SamplesPerStep  int `json:"samples_per_step" yaml:"samples_per_step"` // rollouts logged to samples.jsonl
+	// BlockEvery logs the block diagnostic (BlockDiagnostic on EvalPrompts
+	// test prompts, blocks/… metrics) every that many steps of a method
+	// that replays (mrtpo); 0 never.
+	BlockEvery int `json:"block_every,omitempty" yaml:"block_every"`
 
 	VerifyWorkers int      `json:"verify_workers" yaml:"verify_workers"`
 	VerifyTimeout Duration `json:"verify_timeout" yaml:"verify_timeout"`
@@ -157,7 +161,7 @@ func (c Config) Validate() error {
 	default:
 		bad("loss_agg %q: want %s, %s or %s", c.LossAgg, AggTokenMean, AggSeqMeanTokenMean, AggSeqMeanTokenSumNorm)
 	}
-	if c.EvalEvery < 0 || c.EvalPrompts < 0 || c.EvalSamples < 0 || c.CheckpointEvery < 0 || c.KeepCheckpoints < 1 || c.SamplesPerStep < 0 {
+	if c.EvalEvery < 0 || c.EvalPrompts < 0 || c.EvalSamples < 0 || c.CheckpointEvery < 0 || c.KeepCheckpoints < 1 || c.SamplesPerStep < 0 || c.BlockEvery < 0 {
 		bad("eval and checkpoint settings must be ≥ 0 (keep_checkpoints ≥ 1)")
 	}
 	if c.VerifyWorkers < 1 || c.VerifyTimeout <= 0 {

@@ -3,6 +3,7 @@ package rl
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"sort"
 	"strings"
@@ -130,6 +131,13 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 				m[k] = x
 			}
 		}
+	}
+	if _, ok := t.task.(task.Referencer); ok && t.needs.Replay && c.BlockEvery > 0 && s%c.BlockEvery == 0 {
+		br, err := BlockDiagnostic(ctx, t.policy, t.task, max(c.EvalPrompts, 2))
+		if err != nil {
+			return stepRecord{}, err
+		}
+		maps.Copy(m, br.Metrics())
 	}
 	return stepRecord{metrics: m, samples: t.sampleRecords(s, res, respPrompts, texts, verdicts, adv), summary: t.summary(m)}, nil
 }

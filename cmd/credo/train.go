@@ -139,6 +139,7 @@ func trainFlags(fs *flag.FlagSet, c *rl.Config) {
 	fs.IntVar(&c.CheckpointEvery, "checkpoint-every", c.CheckpointEvery, "steps between checkpoints (and one at the end)")
 	fs.IntVar(&c.KeepCheckpoints, "keep-checkpoints", c.KeepCheckpoints, "checkpoints kept")
 	fs.IntVar(&c.SamplesPerStep, "samples-per-step", c.SamplesPerStep, "rollouts per step logged to samples.jsonl")
+	fs.IntVar(&c.BlockEvery, "block-every", c.BlockEvery, "steps between block diagnostics (blocks/… metrics) of a replay method; 0 never")
 	fs.IntVar(&c.VerifyWorkers, "verify-workers", c.VerifyWorkers, "verifiers run at once")
 	fs.Var(&c.VerifyTimeout, "verify-timeout", "time limit per verdict (a verifier past it scores 0)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "seed of sampling and every other random choice")
