@@ -120,6 +120,12 @@ type Config struct {
 	// blocks" replay shared by every reward: an ablation that tells
 	// whether separating the rewards matters.
 	Joint bool `json:"joint"`
+	// Placebo discounts generic prompt sensitivity (an extension, not in
+	// MRTPO): each token's replay JS loses the JS that adding the neutral
+	// PlaceboBlock to the full prompt causes there, floored at 0, so only
+	// what block k moves beyond any added text counts. One more replay per
+	// response. Off, as in MRTPO.
+	Placebo bool `json:"placebo"`
 
 	// Null is e_null, the reference embedding of the gradient source,
 	// passed to the Influencer. "pad" as in P2T.
