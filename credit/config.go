@@ -120,6 +120,12 @@ type Config struct {
 	// blocks" replay shared by every reward: an ablation that tells
 	// whether separating the rewards matters.
 	Joint bool `json:"joint"`
+	// Placebo discounts generic prompt sensitivity (an extension, not in
+	// MRTPO): each token's replay JS loses the JS that adding the neutral
+	// PlaceboBlock to the full prompt causes there, floored at 0, so only
+	// what block k moves beyond any added text counts. One more replay per
+	// response. Off, as in MRTPO.
+	Placebo bool `json:"placebo"`
 	// WrongSpans places each reward on another reward's spans (the span
 	// source's control, method "span+wrong"): the next reward in reward
 	// order that applies to the response, cyclically; uniform when there

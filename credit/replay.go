@@ -17,15 +17,20 @@ func newMRTPO(c Config) (Method, error) {
 	if c.JS == JSFormDistance {
 		js = JSDistance
 	}
-	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint, js: js}, warmup: c.ReplayWarmup}, nil
+	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint, placebo: c.Placebo, js: js}, warmup: c.ReplayWarmup}, nil
 }
+
+// PlaceboBlock is a neutral information block: text that tells nothing
+// about any reward, for measuring how much any added block moves the
+// policy (Config.Placebo, rl.BlockDiagnostic).
+const PlaceboBlock = "Note: this line is only here to take up some room and says nothing about the task."
 
 // replaySource is the replay relevance source (MRTPO): how much each
 // response token's next-token distribution depends on reward k's
 // information block.
 type replaySource struct {
-	joint bool
-	js    func(p, q []float32) float64 // JSDivergence or JSDistance (Config.JS)
+	joint, placebo bool
+	js             func(p, q []float32) float64 // JSDivergence or JSDistance (Config.JS)
 }
 
 // pairPlan says which two replays give q for one (reward, response) pair;
@@ -33,6 +38,7 @@ type replaySource struct {
 type pairPlan struct {
 	k, i        int
 	full, other int // request indices
+	placebo     int // request index of full + PlaceboBlock (Config.Placebo), else -1
 	same        bool
 }
 
@@ -50,7 +56,14 @@ type pairPlan struct {
 // the batch's requests go to the Replayer in one call. The metrics
 // credit/replay/requests (sequences replayed) and credit/replay/pairs (share
 // of the batch's (response, reward) pairs whose q came from a replay) say
-// what it cost.
+// what it cost; credit/replay/js is the mean q over the replayed tokens.
+//
+// With placebo (Config.Placebo, an extension) each response is also
+// replayed on placebo = reward.Compose(prompt, blocks of every reward, then
+// PlaceboBlock), and q[k,i,t] = max(0, JS(p_t, p'_t) − JS(p_t, p^placebo_t)):
+// the part of block k's effect beyond what any added text does there.
+// credit/replay/placebo_js is then the mean placebo JS over the same
+// tokens, and credit/replay/js the mean before the subtraction.
 func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m Metrics) ([][][]float64, error) {
 	b := v.b
 	if b.Replay == nil {
@@ -102,7 +115,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 		}
 		full := reward.Compose(b.Prompts[i], blocks)
 		joint := reward.Compose(b.Prompts[i], nil)
-		fullReq := -1
+		fullReq, placeboReq := -1, -1
 		for k := range v.k {
 			if !v.varies[k][i] {
 				continue
@@ -120,8 +133,11 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 			}
 			if fullReq < 0 {
 				fullReq = request(full, i)
+				if s.placebo {
+					placeboReq = request(reward.Compose(full, []string{PlaceboBlock}), i)
+				}
 			}
-			plans = append(plans, pairPlan{k: k, i: i, full: fullReq, other: request(other, i)})
+			plans = append(plans, pairPlan{k: k, i: i, full: fullReq, other: request(other, i), placebo: placeboReq})
 			pairs++
 		}
 	}
@@ -143,11 +159,11 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 	// One JS row per distinct (full, other) pair of replays: with joint, the
 	// rewards of a response share it. Rows are independent, so they are
 	// computed in parallel.
-	type job struct{ full, other int }
+	type job struct{ full, other, placebo int }
 	var jobs []job
 	jobOf := map[job]int{}
 	for _, p := range plans {
-		if j := (job{p.full, p.other}); !p.same {
+		if j := (job{p.full, p.other, p.placebo}); !p.same {
 			if _, ok := jobOf[j]; !ok {
 				jobOf[j] = len(jobs)
 				jobs = append(jobs, j)
@@ -155,6 +171,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 		}
 	}
 	rows := make([][]float64, len(jobs))
+	sums := make([][2]float64, len(jobs)) // Σ_t JS and Σ_t placebo JS of each row
 	err := parallelFor(ctx, len(jobs), func(j int) error {
 		full, other := out[jobs[j].full], out[jobs[j].other]
 		row := make([]float64, len(full))
@@ -164,6 +181,12 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 					reqs[jobs[j].other].Prompt, t, len(full[t]), len(other[t]))
 			}
 			row[t] = s.js(full[t], other[t])
+			sums[j][0] += row[t]
+			if jobs[j].placebo >= 0 {
+				pl := s.js(full[t], out[jobs[j].placebo][t])
+				sums[j][1] += pl
+				row[t] = max(0, row[t]-pl)
+			}
 		}
 		rows[j] = row
 		return nil
@@ -177,7 +200,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 	}
 	used := make([]bool, len(jobs))
 	for _, p := range plans {
-		switch j := jobOf[job{p.full, p.other}]; {
+		switch j := jobOf[job{p.full, p.other, p.placebo}]; {
 		case p.same:
 			q[p.k][p.i] = make([]float64, len(b.Tokens[p.i]))
 		case used[j]: // rows are the caller's to change (and shuffle's): one each
@@ -187,6 +210,19 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 		}
 	}
 	m["credit/replay/requests"] = float64(len(reqs))
+	if tokens := 0; len(jobs) > 0 {
+		var js, pl float64
+		for j := range jobs {
+			tokens += len(rows[j])
+			js, pl = js+sums[j][0], pl+sums[j][1]
+		}
+		if tokens > 0 {
+			m["credit/replay/js"] = js / float64(tokens)
+			if s.placebo {
+				m["credit/replay/placebo_js"] = pl / float64(tokens)
+			}
+		}
+	}
 	if v.n > 0 {
 		m["credit/replay/pairs"] = float64(pairs) / float64(v.n*v.k)
 	}

@@ -74,6 +74,10 @@ type Config struct {
 	CheckpointEvery int `json:"checkpoint_every" yaml:"checkpoint_every"`
 	KeepCheckpoints int `json:"keep_checkpoints" yaml:"keep_checkpoints"`
 	SamplesPerStep  int `json:"samples_per_step" yaml:"samples_per_step"` // rollouts logged to samples.jsonl
+	// BlockEvery logs the block diagnostic (BlockDiagnostic on EvalPrompts
+	// test prompts, blocks/… metrics) every that many steps of a method
+	// that replays (mrtpo); 0 never.
+	BlockEvery int `json:"block_every,omitempty" yaml:"block_every"`
 
 	VerifyWorkers int      `json:"verify_workers" yaml:"verify_workers"`
 	VerifyTimeout Duration `json:"verify_timeout" yaml:"verify_timeout"`
@@ -189,7 +193,7 @@ func (c Config) Validate() error {
 	for _, f := range []struct {
 		key string
 		v   int
-	}{{"eval_every", c.EvalEvery}, {"eval_prompts", c.EvalPrompts}, {"eval_samples", c.EvalSamples}, {"checkpoint_every", c.CheckpointEvery}, {"samples_per_step", c.SamplesPerStep}} {
+	}{{"eval_every", c.EvalEvery}, {"eval_prompts", c.EvalPrompts}, {"eval_samples", c.EvalSamples}, {"checkpoint_every", c.CheckpointEvery}, {"samples_per_step", c.SamplesPerStep}, {"block_every", c.BlockEvery}} {
 		if f.v < 0 {
 			bad(f.key, "must be ≥ 0, got %d", f.v)
 		}

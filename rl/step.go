@@ -3,6 +3,7 @@ package rl
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"sort"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
+	"github.com/credo-rl/credo/task"
 )
 
 // stepRecord is what one step leaves behind.
@@ -131,6 +133,13 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 			}
 		}
 	}
+	if _, ok := t.task.(task.Referencer); ok && t.needs.Replay && c.BlockEvery > 0 && s%c.BlockEvery == 0 {
+		br, err := BlockDiagnostic(ctx, t.policy, t.task, max(c.EvalPrompts, 2))
+		if err != nil {
+			return stepRecord{}, err
+		}
+		maps.Copy(m, br.Metrics())
+	}
 	return stepRecord{metrics: m, samples: t.sampleRecords(s, res, respPrompts, texts, verdicts, adv), summary: t.summary(m, failed),
 		applied: updates, verifyFailed: failed, verifyTotal: asked, lastError: lastErr}, nil
 }
@@ -154,7 +163,8 @@ func (t *Trainer) batch(s int, res []sample.Response, prompts []reward.Prompt, v
 	}
 	for i, r := range res {
 		b.Groups[i] = r.Prompt
-		b.Prompts[i], b.Responses[i] = prompts[i].Text, r.Text
+		// without the blocks a prompt states itself (ifeval's constraints)
+		b.Prompts[i], b.Responses[i] = task.ReplayBase(prompts[i]), r.Text
 		b.Tokens[i], b.Offsets[i] = r.Tokens, r.Offsets
 	}
 	if t.needs.Replay {

@@ -106,6 +106,9 @@ type WarmupReport struct {
 	// (teacher-forced; chance is 1/vocabulary).
 	HeldOutBefore float64 `json:"held_out_accuracy_before"`
 	HeldOutAfter  float64 `json:"held_out_accuracy_after"`
+	// Blocks is the block diagnostic on the evaluation's test prompts,
+	// after warm-up; nil for a task without reference responses.
+	Blocks *BlockReport `json:"blocks,omitempty"`
 }
 
 // WarmUp trains a policy on the task's demonstrations with the loss on
@@ -187,6 +190,13 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 		if rep.Eval, err = Evaluate(ctx, p, t, t.Rewards(), c.Eval); err != nil {
 			return nil, rep, err
 		}
+	}
+	if _, ok := t.(task.Referencer); ok && c.Eval.Prompts > 1 {
+		b, err := BlockDiagnostic(ctx, p, t, c.Eval.Prompts)
+		if err != nil {
+			return nil, rep, err
+		}
+		rep.Blocks = &b
 	}
 	if out != "" {
 		if err := p.Save(out); err != nil {

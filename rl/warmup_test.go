@@ -34,3 +34,18 @@ func TestWarmUpLearns(t *testing.T) {
 		t.Errorf("warm-up is not deterministic: loss %v then %v (%v)", rep.FinalLoss, rep2.FinalLoss, err)
 	}
 }
+
+// TestWarmUpBlockDiagnostic: warm-up ends with the block diagnostic on the
+// evaluation's test prompts, for a task with reference responses.
+func TestWarmUpBlockDiagnostic(t *testing.T) {
+	c := DefaultWarmup()
+	c.Task, c.Size, c.Demos, c.Steps, c.Batch = "arith", "tiny", 8, 1, 2
+	c.Eval.Prompts, c.Eval.MaxTokens = 2, 4
+	_, rep, err := WarmUp(context.Background(), c, "", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := rep.Blocks; b == nil || b.Prompts != 2 || b.Tokens == 0 || len(b.ReplayJS) != 2 {
+		t.Fatalf("block diagnostic %+v", b)
+	}
+}

@@ -47,6 +47,9 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	js, _ := json.MarshalIndent(rep.Eval, "", "  ")
 	fmt.Fprintf(stdout, "wrote %s (loss %.3f, %d tokens in %.0fs)\nheld-out next-token accuracy on responses: %.3f before, %.3f after\ntest-split rewards: %s\n",
 		*out, rep.FinalLoss, rep.Tokens, rep.Seconds, rep.HeldOutBefore, rep.HeldOutAfter, js)
+	if rep.Blocks != nil {
+		fmt.Fprintln(stdout, rep.Blocks)
+	}
 	return nil
 }
 

@@ -205,3 +205,14 @@ func inWords(rng *rand.Rand, e Eq) string {
 	verb := [...]string{"equals", "is"}[rng.IntN(2)]
 	return fmt.Sprintf("%d %s %d %s %d", e.A, word, e.B, verb, e.C)
 }
+
+// Reference is the canonical solution of a problem the task made, steps
+// and answer line (task.Referencer); false for a GSM8K prompt, which has
+// none.
+func (t *Task) Reference(p task.Prompt) (string, bool) {
+	ref, ok := refOf(p)
+	if !ok || len(ref.Solution) == 0 {
+		return "", false
+	}
+	return ref.Response(), true
+}

@@ -24,4 +24,18 @@
 // (startend:end_checker), lowercase (change_case:english_lowercase),
 // no_comma, bullets (an exact number) and title (<<title>>). A prompt
 // without a kind gets a skipped verdict for that reward.
+//
+// A generated prompt states its constraints only as information blocks:
+// its Text is task.Compose(request, block of each kind it has, in kind
+// order), and a kind's block is the same text its verifier gives as Info.
+// Replay (MRTPO) composes the blocks after the request alone (Ref's
+// ReplayBase, read through task.ReplayBase), so its "full" prompt is
+// exactly the prompt the policy answered and its "without k" prompt states
+// nothing of kind k. The alternatives were worse: keeping the constraints
+// in the prose and handing replay a second, constraint-free prompt would
+// have replayed a prompt the policy never sees in training, and restating
+// the constraints as blocks after the prose (as before) made "without k"
+// still hold constraint k, so replay removed nothing. Warm-up
+// demonstrations use the same layout (see Task.Demos). IFEval's own
+// records keep their prose: replay on them composes after the whole prompt.
 package ifeval

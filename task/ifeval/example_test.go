@@ -45,7 +45,9 @@ func ExampleFromRecord() {
 }
 
 // The task: a prompt, its rewards and a verdict per reward, skipped for
-// the kinds the prompt does not have.
+// the kinds the prompt does not have. The prompt states its constraints
+// only as information blocks after the request, so replay can leave each
+// one out.
 func ExampleNew() {
 	tk, err := task.New("ifeval", task.Config{Seed: 42})
 	if err != nil {
@@ -53,15 +55,30 @@ func ExampleNew() {
 	}
 	p := tk.Prompt(task.Train, 0)
 	fmt.Println(p.Text)
+	fmt.Printf("replay base: %q\n", task.ReplayBase(p))
 	for _, v := range tk.Rewards() {
-		d, _ := v.Verify(context.Background(), p, "The market is busy and loud today. That is all!")
+		d, _ := v.Verify(context.Background(), p, "Cats have a long tail and soft fur and they sleep a lot in the sun every day of the week.")
 		if d.Skip {
 			continue
 		}
 		fmt.Printf("%s: %v (%s)\n", v.Name(), d.Score, d.Reason)
 	}
 	// Output:
-	// Write about the market. Answer with less than 22 words. Finish your response with this exact phrase: That is all. No other words should follow this phrase.
-	// words: 1 (10 words, want less than 22)
-	// end: 0 (does not end with That is all.)
+	// Describe cats.
+	//
+	// Answer with at least 23 words.
+	//
+	// Include the keyword tail in the response.
+	//
+	// Do not include the keyword paw in the response.
+	//
+	// In your entire response, refrain from the use of any commas.
+	//
+	// Your answer must contain exactly 2 bullet points, markdown lines starting with "* ".
+	// replay base: "Describe cats."
+	// words: 0 (21 words, want at least 23)
+	// include: 1 (all keywords found)
+	// forbid: 1 (no forbidden word)
+	// no_comma: 1 (no commas)
+	// bullets: 0 (0 bullet points, want exactly 2)
 }

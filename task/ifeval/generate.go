@@ -148,13 +148,26 @@ func (sp *spec) items() []Item {
 	return out
 }
 
-// text renders the prompt: the request, then each constraint's sentence.
+// promptText renders the prompt the policy is asked: the request, then the
+// information block of each kind the prompt has, in kind order, as
+// task.Compose lays blocks out. The constraints are stated only there, so
+// the replay prompt composed after the request alone (Ref.ReplayBase)
+// without block k states nothing of kind k, and the full one is this text.
 func promptText(request string, items []Item) string {
-	parts := []string{request}
-	for _, it := range items {
-		parts = append(parts, it.Constraint.Text())
+	return task.Compose(request, kindBlocks(items, nil))
+}
+
+// kindBlocks is the block of each kind items has, in kind order, leaving
+// out the kinds in drop.
+func kindBlocks(items []Item, drop []string) []string {
+	all := blocksOf(items)
+	var out []string
+	for _, k := range kindOrder {
+		if b, ok := all[k]; ok && !slices.Contains(drop, k) {
+			out = append(out, b)
+		}
 	}
-	return strings.Join(parts, " ")
+	return out
 }
 
 // splitOf assigns a prompt text to a split by its hash, so that the same

@@ -22,7 +22,19 @@ type Record struct {
 type Ref struct {
 	Topic string // the topic of a generated prompt; empty for IFEval records
 	Items []Item
+	// Request is a generated prompt's text without its constraints ("Write
+	// about the sea."), which the prompt states only as information blocks
+	// after it. Empty for IFEval records, whose constraints are worded
+	// inside their prose and cannot be taken out: replay then composes the
+	// blocks after the whole prompt.
+	Request string
+	spec    *spec // a generated prompt's parameters, for Task.Reference
 }
+
+// ReplayBase is the text replay composes the rewards' blocks after
+// (task.BlockStater): the request without the constraints; empty (the
+// prompt's whole text) for IFEval records.
+func (r *Ref) ReplayBase() string { return r.Request }
 
 // Item is one constraint of a prompt with the reward that judges it: a
 // task kind ("words") for generated prompts, the instruction id for IFEval

@@ -3,6 +3,7 @@ package ifeval
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 
@@ -56,7 +57,7 @@ func (t *Task) generate(split task.Split, i int) (task.Prompt, *spec) {
 		if splitOf(text) != split {
 			continue
 		}
-		ref := &Ref{Topic: sp.topic.name, Items: items}
+		ref := &Ref{Topic: sp.topic.name, Items: items, Request: sp.request, spec: sp}
 		return task.Prompt{ID: fmt.Sprintf("%s-%d", split, i), Text: text, Ref: ref}, sp
 	}
 }
@@ -66,12 +67,18 @@ func (t *Task) generate(split task.Split, i int) (task.Prompt, *spec) {
 const demoTries = 40
 
 // Demos writes n demonstrations on training prompts, seeded. Each kind a
-// prompt has is flawed with probability c.Rate(kind); then, with
-// probability c.BlockRate, the prompt restates some of the kinds that are
-// not flawed (their Text, through task.Compose), so a restated constraint
-// is always followed. Flaws lists the kinds the response breaks, as the
-// verifiers judge it. When the grammar cannot produce a drawn set of flaws
-// (rare: a word bound it cannot miss), the demonstration comes out clean.
+// prompt has is flawed with probability c.Rate(kind). The prompt states its
+// constraints as blocks after the request (see promptText), as the policy
+// is asked in training; but with probability c.BlockRate a flawed
+// demonstration's prompt leaves out the blocks of the kinds its response
+// breaks, so that there a constraint is broken exactly when its block is
+// missing, and every block the prompt carries is followed: what the policy
+// writes depends on the blocks it reads, which is what replay measures.
+// The other flawed demonstrations slip on stated constraints, as a policy
+// does. Flaws lists the kinds the response breaks, as the verifiers judge
+// it against the prompt's Ref. When the grammar cannot produce a drawn set
+// of flaws (rare: a word bound it cannot miss), the demonstration comes out
+// clean.
 func (t *Task) Demos(n int, seed uint64, c task.DemoConfig) []task.Demo {
 	ds := t.demos(n, seed, c)
 	out := make([]task.Demo, len(ds))
@@ -81,12 +88,12 @@ func (t *Task) Demos(n int, seed uint64, c task.DemoConfig) []task.Demo {
 	return out
 }
 
-// demo is a demonstration with the prompt it answers and the kinds its
-// prompt restates, for tests.
+// demo is a demonstration with the prompt it answers and the kinds whose
+// blocks its prompt leaves out, for tests.
 type demo struct {
 	task.Demo
 	prompt   task.Prompt
-	restated []string
+	unstated []string
 }
 
 func (t *Task) demos(n int, seed uint64, c task.DemoConfig) []demo {
@@ -102,15 +109,12 @@ func (t *Task) demos(n int, seed uint64, c task.DemoConfig) []demo {
 			}
 		}
 		resp, broken := t.write(rng, sp, ref, flaw)
-		var kinds, blocks []string
-		if rng.Float64() < c.BlockRate {
-			kinds = restate(rng, ref, broken)
-			all := blocksOf(ref.Items)
-			for _, k := range kinds {
-				blocks = append(blocks, all[k])
-			}
+		d := demo{Demo: task.Demo{Prompt: p.Text, Response: resp, Flaws: broken}, prompt: p}
+		if len(broken) > 0 && rng.Float64() < c.BlockRate {
+			d.unstated = broken
+			d.Prompt = task.Compose(ref.Request, kindBlocks(ref.Items, broken))
 		}
-		out = append(out, demo{Demo: task.Demo{Prompt: task.Compose(p.Text, blocks), Response: resp, Flaws: broken}, prompt: p, restated: kinds})
+		out = append(out, d)
 	}
 	return out
 }
@@ -163,27 +167,18 @@ func sameSet(list []string, set map[string]bool) bool {
 	return true
 }
 
-// restate picks a non-empty random subset of the prompt's kinds the
-// response does not break, in kind order (none when every kind is broken).
-func restate(rng *rand.Rand, ref *Ref, broken []string) []string {
-	blocks := blocksOf(ref.Items)
-	var kept []string
-	for _, k := range kindOrder {
-		if _, ok := blocks[k]; ok && !slices.Contains(broken, k) {
-			kept = append(kept, k)
-		}
+// Reference writes a response that meets every constraint of a prompt the
+// task generated (task.Referencer), seeded by the prompt's text; false for
+// a prompt it did not make.
+func (t *Task) Reference(p task.Prompt) (string, bool) {
+	ref, ok := p.Ref.(*Ref)
+	if !ok || ref == nil || ref.spec == nil {
+		return "", false
 	}
-	if len(kept) == 0 {
-		return nil
-	}
-	pick := rng.IntN(len(kept)) // at least this one
-	var out []string
-	for i, k := range kept {
-		if i == pick || rng.IntN(2) == 0 {
-			out = append(out, k)
-		}
-	}
-	return out
+	h := fnv.New64a()
+	h.Write([]byte(p.Text))
+	resp, broken := t.write(rand.New(rand.NewPCG(t.seed, h.Sum64())), ref.spec, ref, map[string]bool{})
+	return resp, len(broken) == 0
 }
 
 // Verify judges a response to a prompt on every reward, in reward order: a

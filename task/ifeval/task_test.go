@@ -130,12 +130,12 @@ func TestSkip(t *testing.T) {
 }
 
 // TestDemosClean: with no flaws every demonstration passes every reward
-// its prompt has, and restated blocks appear at about BlockRate.
+// its prompt has, and its prompt is the one the policy is asked in
+// training, whatever the block rate.
 func TestDemosClean(t *testing.T) {
 	tk := newTask(t, 11)
 	ctx := context.Background()
 	ds := tk.demos(2000, 5, task.DemoConfig{BlockRate: 0.4})
-	withBlocks := 0
 	for _, d := range ds {
 		if len(d.Flaws) != 0 {
 			t.Fatalf("clean demo has flaws %v:\n%s", d.Flaws, d.Response)
@@ -149,30 +149,35 @@ func TestDemosClean(t *testing.T) {
 				t.Fatalf("clean demo fails %s (%s):\n%s\n%s", kindOrder[k], v.Reason, d.Prompt, d.Response)
 			}
 		}
-		if len(d.restated) > 0 {
-			withBlocks++
-			checkBlocks(t, d)
-		} else if d.Prompt != d.prompt.Text {
-			t.Fatalf("demo without blocks has prompt %q", d.Prompt)
+		if d.Prompt != d.prompt.Text || len(d.unstated) > 0 {
+			t.Fatalf("clean demo has prompt %q, want %q", d.Prompt, d.prompt.Text)
 		}
-	}
-	if got := float64(withBlocks) / 2000; math.Abs(got-0.4) > 0.04 {
-		t.Errorf("share of demos with blocks %.3f, want about 0.4", got)
 	}
 }
 
-func checkBlocks(t *testing.T, d demo) {
+// checkUnstated: a demonstration whose prompt leaves blocks out leaves out
+// exactly those of the kinds its response breaks, and states the others
+// after the request, in kind order.
+func checkUnstated(t *testing.T, d demo) {
 	t.Helper()
-	blocks := blocksOf(d.prompt.Ref.(*Ref).Items)
+	if !slices.Equal(d.unstated, d.Flaws) {
+		t.Fatalf("unstated %v, flaws %v", d.unstated, d.Flaws)
+	}
+	ref := d.prompt.Ref.(*Ref)
+	all := blocksOf(ref.Items)
 	var want []string
-	for _, k := range d.restated {
-		want = append(want, blocks[k])
-		if slices.Contains(d.Flaws, k) {
-			t.Fatalf("restated %s is flawed", k)
+	for _, k := range kindOrder {
+		if b, ok := all[k]; ok && !slices.Contains(d.Flaws, k) {
+			want = append(want, b)
 		}
 	}
-	if d.Prompt != task.Compose(d.prompt.Text, want) {
-		t.Fatalf("demo prompt %q, want the prompt and blocks %q", d.Prompt, want)
+	if d.Prompt != task.Compose(ref.Request, want) {
+		t.Fatalf("demo prompt %q, want the request and blocks %q", d.Prompt, want)
+	}
+	for _, k := range d.Flaws {
+		if strings.Contains(d.Prompt, all[k]) {
+			t.Fatalf("demo prompt %q states broken %s", d.Prompt, k)
+		}
 	}
 }
 
@@ -187,6 +192,7 @@ func TestDemosFlawed(t *testing.T) {
 	ds := tk.demos(n, 9, c)
 	has := map[string]int{}
 	flawed := map[string]int{}
+	unstated, withFlaws := 0, 0
 	for _, d := range ds {
 		vs, err := tk.Verify(ctx, d.prompt, d.Response)
 		if err != nil {
@@ -209,8 +215,15 @@ func TestDemosFlawed(t *testing.T) {
 				flawed[kind]++
 			}
 		}
-		if len(d.restated) > 0 {
-			checkBlocks(t, d)
+		switch {
+		case len(d.unstated) > 0:
+			checkUnstated(t, d)
+			unstated++
+		case d.Prompt != d.prompt.Text:
+			t.Fatalf("demo prompt %q, want %q", d.Prompt, d.prompt.Text)
+		}
+		if len(d.Flaws) > 0 {
+			withFlaws++
 		}
 		// Flaws are slips, not rewrites: one comma, one capitalised word.
 		if slices.Contains(d.Flaws, KindNoComma) && strings.Count(d.Response, ",") != 1 {
@@ -230,6 +243,9 @@ func TestDemosFlawed(t *testing.T) {
 			t.Errorf("%s: flawed in %.3f of %d demos, want %.2f", k, rate, has[k], want)
 		}
 		t.Logf("%-9s flawed %4d of %4d (%.3f, want %.2f)", k, flawed[k], has[k], rate, want)
+	}
+	if got := float64(unstated) / float64(withFlaws); math.Abs(got-c.BlockRate) > 0.05 {
+		t.Errorf("%.3f of %d flawed demos leave the broken blocks out, want about %.2f", got, withFlaws, c.BlockRate)
 	}
 }
 
@@ -277,4 +293,63 @@ func TestDemoResponses(t *testing.T) {
 		t.Errorf("mean response %d bytes, want 40 to 220", mean)
 	}
 	t.Logf("responses: mean %d bytes, longest %d", total/len(ds), longest)
+}
+
+// TestReplayPromptWithoutBlock: the replay prompt without reward k, built
+// as credit's replay builds it (task.Compose after task.ReplayBase, with the
+// verdicts' blocks), states nothing of kind k: neither its block nor any of
+// its constraints' wording; the full one states them and is exactly the
+// prompt the policy answers.
+func TestReplayPromptWithoutBlock(t *testing.T) {
+	tk := newTask(t, 3)
+	ctx := context.Background()
+	for i := range 200 {
+		p := tk.Prompt(task.Train, i)
+		resp, ok := tk.Reference(p)
+		if !ok {
+			t.Fatalf("%s: no reference response", p.ID)
+		}
+		vs, err := tk.Verify(ctx, p, resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := make([]string, len(vs))
+		for k, v := range vs {
+			if !v.Skip && v.Score != 1 {
+				t.Fatalf("%s: the reference fails %s (%s)", p.ID, kindOrder[k], v.Reason)
+			}
+			blocks[k] = v.Info
+		}
+		base := task.ReplayBase(p)
+		full := task.Compose(base, blocks)
+		if full != p.Text {
+			t.Fatalf("%s: full replay prompt %q is not the prompt %q", p.ID, full, p.Text)
+		}
+		for k := range blocks {
+			if blocks[k] == "" {
+				continue
+			}
+			without := slices.Clone(blocks)
+			without[k] = ""
+			w := task.Compose(base, without)
+			for _, it := range p.Ref.(*Ref).Items {
+				if it.Kind != kindOrder[k] {
+					continue
+				}
+				if !strings.Contains(full, it.Constraint.Text()) {
+					t.Fatalf("%s: the full prompt lacks %q", p.ID, it.Constraint.Text())
+				}
+				if strings.Contains(w, it.Constraint.Text()) {
+					t.Fatalf("%s: the prompt without %s still states %q:\n%s", p.ID, kindOrder[k], it.Constraint.Text(), w)
+				}
+			}
+			if strings.Contains(w, blocks[k]) {
+				t.Fatalf("%s: the prompt without %s holds its block:\n%s", p.ID, kindOrder[k], w)
+			}
+		}
+	}
+	// A prompt that is not the task's (an IFEval record) has no reference.
+	if _, ok := tk.Reference(task.Prompt{Text: "x", Ref: &Ref{}}); ok {
+		t.Error("a reference for a prompt the task did not make")
+	}
 }

@@ -22,7 +22,12 @@ import (
 // format description (then the format is right), the error a misspelled
 // previous attempt raised (then the query is corrected), the reference
 // query (then the answer is exactly that query). A block is only given
-// when the demonstration's flaws do not contradict it.
+// when the demonstration's flaws do not contradict it. Half the reference
+// blocks (counterShare) are counterfactual: another query that runs but
+// answers something else (as a result flaw does), which the answer gives
+// instead of the question's; Flaws then lists result. So the answer
+// depends on what the block says, and a policy learns to read it, which
+// replay relies on.
 func (t *Task) Demos(n int, seed uint64, c task.DemoConfig) []task.Demo {
 	demos, _ := t.demos(n, seed, c)
 	return demos
@@ -77,6 +82,14 @@ func (t *Task) demo(ctx context.Context, r *rand.Rand, x question, c task.DemoCo
 	if r.Float64() < c.BlockRate {
 		blocks = t.demoBlocks(ctx, r, x, !flawFormat, !flawExec, !flawExec && !flawResult)
 	}
+	// A counterfactual reference block: another query that runs, which the
+	// answer follows; the result reward then scores 0 against the question.
+	if n := len(blocks); n > 0 && blocks[n-1] == ResultInfo(x.Query) && r.Float64() < counterShare {
+		if alt, ok := t.breakResult(ctx, r, x); ok {
+			blocks[n-1], query = ResultInfo(alt), alt
+			flaws = append(flaws, "result")
+		}
+	}
 	return task.Demo{
 		Prompt:   task.Compose(promptText(x.text), blocks),
 		Response: respond(r, x.Think, query, flawFormat),
@@ -117,6 +130,9 @@ func (t *Task) demoBlocks(ctx context.Context, r *rand.Rand, x question, format,
 	return blocks
 }
 
+// counterShare is the share of reference blocks that give another query.
+const counterShare = 0.5
+
 // respond writes the response, with a format slip when asked.
 func respond(r *rand.Rand, think, query string, flawFormat bool) string {
 	if !flawFormat {
@@ -130,4 +146,14 @@ func respond(r *rand.Rand, think, query string, flawFormat bool) string {
 	default:
 		return "<think>" + think + "<answer>" + query + "</answer>"
 	}
+}
+
+// Reference is the clean demonstration of a question the task made: its
+// plan and the reference query (task.Referencer); false for another Ref.
+func (t *Task) Reference(p task.Prompt) (string, bool) {
+	ref, err := refOf(p)
+	if err != nil || ref.Think == "" || ref.Query == "" {
+		return "", false
+	}
+	return "<think>" + ref.Think + "</think><answer>" + ref.Query + "</answer>", true
 }

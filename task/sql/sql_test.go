@@ -169,7 +169,7 @@ func TestDemos(t *testing.T) {
 		t.Fatalf("%d demos, want %d", len(demos), n)
 	}
 	flawed := map[string]int{}
-	withBlocks, refBlocks, errBlocks := 0, 0, 0
+	withBlocks, refBlocks, errBlocks, counter := 0, 0, 0, 0
 	for i, d := range demos {
 		question, blocks, _ := strings.Cut(d.Prompt, "\n\n")
 		if question != promptText(qs[i].text) {
@@ -184,7 +184,9 @@ func TestDemos(t *testing.T) {
 			want := 1.0
 			if slices.Contains(d.Flaws, name) {
 				want = 0
-				flawed[name]++
+				if name != "result" || !strings.Contains(blocks, "Reference query: ") { // a counterfactual block's query is no slip
+					flawed[name]++
+				}
 			}
 			if got := verdicts[name].Score; got != want {
 				t.Errorf("demo %d: %s = %v, want %v (flaws %v; %s)\n%s", i, name, got, want, d.Flaws, verdicts[name].Reason, d.Response)
@@ -206,6 +208,12 @@ func TestDemos(t *testing.T) {
 				if ResultInfo(q) != b {
 					t.Errorf("demo %d: block %q, answer %q", i, b, q)
 				}
+				if q != qs[i].Query {
+					counter++
+					if !slices.Contains(d.Flaws, "result") {
+						t.Errorf("demo %d: counterfactual block %q without a result flaw", i, b)
+					}
+				}
 			case strings.HasPrefix(b, "Error: "):
 				errBlocks++
 				if slices.Contains(d.Flaws, "executes") {
@@ -223,6 +231,9 @@ func TestDemos(t *testing.T) {
 	}
 	if got := float64(withBlocks) / n; got < 0.42 || got > 0.58 {
 		t.Errorf("%.3f of demos carry blocks, want 0.5", got)
+	}
+	if got := float64(counter) / float64(refBlocks); got < counterShare-0.12 || got > counterShare+0.12 {
+		t.Errorf("%d of %d reference blocks are counterfactual, want about %.2f", counter, refBlocks, counterShare)
 	}
 	if refBlocks == 0 || errBlocks == 0 {
 		t.Errorf("reference blocks %d, error blocks %d", refBlocks, errBlocks)

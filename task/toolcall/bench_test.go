@@ -14,7 +14,7 @@ import (
 // reward), so a mix of clean and flawed ones.
 func BenchmarkVerify(b *testing.B) {
 	tk := newTask(b, 1)
-	demos, refs := tk.demos(1000, 1, task.DefaultDemoConfig())
+	demos, refs, _ := tk.demos(1000, 1, task.DefaultDemoConfig())
 	prompts := make([]task.Prompt, len(demos))
 	for i, d := range demos {
 		text, _, _ := strings.Cut(d.Prompt, "\n\n")

@@ -17,11 +17,18 @@ const demoStream = 0x64656d6f73 // "demos"
 //
 // With probability c.BlockRate the prompt carries information blocks (the
 // format block, the reference block, or both, equally often, composed in
-// reward order), and the response follows them: a prompt with the reference
-// block gets exactly that call, one with the format block a well-formed
-// response. So that each reward's flaws still make up its configured share
-// of all demonstrations, the flaw probability among the demonstrations free
-// to break it is Rate / (1 - share carrying the reward's block), at most 1.
+// reward order), and the response follows them: one with the format block
+// is well-formed, one with a reference block answers exactly the call the
+// block gives, thought included. In half of those (counterShare) the block
+// is counterfactual: the call of another request to one of the offered
+// tools, which the response follows rather than the user's request. So what
+// a block says decides the response, and a policy learns to read it (on the
+// prompt alone it learns the request's call, as before); replay relies on
+// that. Such a demonstration lists "call" among its Flaws, since it does
+// not answer its prompt's own reference. So that each reward's other flaws
+// still make up its configured share of all demonstrations, the flaw
+// probability among the demonstrations free to break it is
+// Rate / (1 - share carrying the reward's block), at most 1.
 //
 // Format flaws: a missing </tool_call> or </think>, broken JSON (a missing
 // closing brace or quote; never when the prompt carries the reference call,
@@ -30,12 +37,17 @@ const demoStream = 0x64656d6f73 // "demos"
 // Flaws lists the rewards broken on purpose, in reward order. A demonstration
 // with a format flaw also scores 0 on call, since its call cannot be read.
 func (t *Task) Demos(n int, seed uint64, c task.DemoConfig) []task.Demo {
-	demos, _ := t.demos(n, seed, c)
+	demos, _, _ := t.demos(n, seed, c)
 	return demos
 }
 
-// demos also returns each demonstration's Ref, for tests.
-func (t *Task) demos(n int, seed uint64, c task.DemoConfig) ([]task.Demo, []*Ref) {
+// counterShare is the share of reference blocks in demonstrations that
+// carry another request's call.
+const counterShare = 0.5
+
+// demos also returns each demonstration's Ref and, for a counterfactual
+// reference block, the Ref whose call the block gives (else nil), for tests.
+func (t *Task) demos(n int, seed uint64, c task.DemoConfig) ([]task.Demo, []*Ref, []*Ref) {
 	r := rand.New(rand.NewPCG(seed, demoStream))
 	blockRate := min(max(c.BlockRate, 0), 1)
 	withBlock := blockRate * 2 / 3 // the share of demonstrations carrying a given block
@@ -44,6 +56,7 @@ func (t *Task) demos(n int, seed uint64, c task.DemoConfig) ([]task.Demo, []*Ref
 
 	demos := make([]task.Demo, 0, max(n, 0))
 	refs := make([]*Ref, 0, max(n, 0))
+	counters := make([]*Ref, 0, max(n, 0))
 	for range n {
 		ex := t.drawIn(r, task.Train)
 		var formatBlock, refBlock bool
@@ -51,30 +64,52 @@ func (t *Task) demos(n int, seed uint64, c task.DemoConfig) ([]task.Demo, []*Ref
 			k := r.IntN(3)
 			formatBlock, refBlock = k != 1, k != 0
 		}
+		answer := ex // the example whose call the response gives
+		var counter *Ref
+		if refBlock && r.Float64() < counterShare {
+			answer = t.counterfactual(r, ex)
+			counter = answer.ref
+		}
 		var blocks, flaws []string
 		if formatBlock {
 			blocks = append(blocks, FormatBlock)
 		}
 		if refBlock {
-			blocks = append(blocks, ReferenceBlock(ex.ref))
+			blocks = append(blocks, ReferenceBlock(answer.ref))
 		}
-		call := ex.ref.referenceCall()
+		call := answer.ref.referenceCall()
 		callFlawed := !refBlock && r.Float64() < callRate
 		if callFlawed {
 			call = flawCall(r, ex, call)
 		}
-		resp := renderResponse(ex.think, call.String())
+		resp := renderResponse(answer.think, call.String())
 		if !formatBlock && r.Float64() < formatRate {
-			resp = flawFormat(r, ex.think, call.String(), refBlock)
+			resp = flawFormat(r, answer.think, call.String(), refBlock)
 			flaws = append(flaws, "format")
 		}
-		if callFlawed {
+		if callFlawed || counter != nil {
 			flaws = append(flaws, "call")
 		}
 		demos = append(demos, task.Demo{Prompt: task.Compose(ex.text, blocks), Response: resp, Flaws: flaws})
 		refs = append(refs, ex.ref)
+		counters = append(counters, counter)
 	}
-	return demos, refs
+	return demos, refs, counters
+}
+
+// counterfactual is another request to one of ex's offered tools, with its
+// thought and its reference (over ex's tools), whose call differs from
+// ex's: what a counterfactual reference block gives.
+func (t *Task) counterfactual(r *rand.Rand, ex example) example {
+	for {
+		name := pick(r, ex.shown)
+		d := drawers[name](r)
+		ref := &Ref{Functions: ex.ref.Functions, Answer: Answer{Function: name, Params: d.args}}
+		ref.call = ref.referenceCall().String()
+		if !ex.ref.accepts(ref.call) {
+			return example{text: ex.text, ref: ref, think: d.think, shown: ex.shown}
+		}
+	}
 }
 
 // freeRate is the flaw probability among demonstrations without the
@@ -163,4 +198,15 @@ func wrongValue(r *rand.Rand, key string, v Value, acc []Value) Value {
 		s += ".0"
 	}
 	return numVal(s)
+}
+
+// accepts tells whether the call (compact JSON, as a response gives it)
+// matches the reference under BFCL's rules.
+func (r *Ref) accepts(call string) bool {
+	p, fault := parseResponse(renderResponse("", call))
+	if fault != nil {
+		return false
+	}
+	m, err := r.Match(p.call)
+	return err == nil && m == nil
 }

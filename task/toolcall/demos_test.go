@@ -21,12 +21,12 @@ func TestDemos(t *testing.T) {
 		{DefaultFlawRate: 0, BlockRate: 1},
 	} {
 		const n = 2000
-		demos, refs := tk.demos(n, 11, c)
+		demos, refs, counters := tk.demos(n, 11, c)
 		if len(demos) != n {
 			t.Fatalf("%d demos, want %d", len(demos), n)
 		}
 		flawed := map[string]int{}
-		var withFormat, withRef, clean, maxLen int
+		var withFormat, withRef, withCounter, clean, maxLen int
 		for i, d := range demos {
 			text, blocks, _ := strings.Cut(d.Prompt, "\n\n")
 			if SplitOf(text) != task.Train {
@@ -40,8 +40,14 @@ func TestDemos(t *testing.T) {
 			if hasRef {
 				withRef++
 			}
+			counter := counters[i]
+			if counter != nil {
+				withCounter++
+			}
 			for _, f := range d.Flaws {
-				flawed[f]++
+				if f != "call" || counter == nil { // a counterfactual block's call is no flaw of the policy's
+					flawed[f]++
+				}
 			}
 			if !slices.IsSorted(flawOrder(d.Flaws)) {
 				t.Errorf("flaws %v not in reward order", d.Flaws)
@@ -63,14 +69,29 @@ func TestDemos(t *testing.T) {
 			if len(d.Flaws) == 0 {
 				clean++
 			}
-			// A block is followed: the reference is answered exactly, the format kept.
-			if hasRef && !strings.Contains(d.Response, "<tool_call>"+ref.ReferenceCall()) {
-				t.Errorf("prompt carries %s, response %s", ReferenceBlock(ref), d.Response)
+			// A block is followed: the call it gives is answered exactly,
+			// thought included, the format kept. A counterfactual one gives
+			// another call to an offered tool, and the demo lists call.
+			given := ref
+			if counter != nil {
+				given = counter
+				if !hasRef || counter.ReferenceCall() == ref.ReferenceCall() || !callFlaw || cv.Score != 0 && !fmtFlaw {
+					t.Errorf("counterfactual %s, flaws %v, call %g: %s", counter.ReferenceCall(), d.Flaws, cv.Score, d.Response)
+				}
+				if !slices.ContainsFunc(ref.Functions, func(f Function) bool { return f.Name == counter.Answer.Function }) {
+					t.Errorf("counterfactual call to %s, not an offered tool", counter.Answer.Function)
+				}
 			}
-			if hasRef && callFlaw || hasFormat && fmtFlaw {
+			if hasRef && !strings.Contains(d.Response, "<tool_call>"+given.ReferenceCall()) {
+				t.Errorf("prompt carries %s, response %s", ReferenceBlock(given), d.Response)
+			}
+			if hasRef && given.think != "" && !strings.Contains(d.Response, "<think>"+given.think) && !fmtFlaw {
+				t.Errorf("prompt carries %s, thought of response %s", ReferenceBlock(given), d.Response)
+			}
+			if hasRef && callFlaw && counter == nil || hasFormat && fmtFlaw {
 				t.Errorf("flaws %v despite blocks %q", d.Flaws, blocks)
 			}
-			if hasRef && blocks != ReferenceBlock(ref) && blocks != FormatBlock+"\n\n"+ReferenceBlock(ref) {
+			if hasRef && blocks != ReferenceBlock(given) && blocks != FormatBlock+"\n\n"+ReferenceBlock(given) {
 				t.Errorf("blocks %q", blocks)
 			}
 			maxLen = max(maxLen, len(d.Response))
@@ -85,6 +106,9 @@ func TestDemos(t *testing.T) {
 			if want := c.BlockRate * 2 / 3; math.Abs(float64(got)/n-want) > 0.04 {
 				t.Errorf("%+v: %s block in %.3f of prompts, want %.2f", c, name, float64(got)/n, want)
 			}
+		}
+		if want := c.BlockRate * 2 / 3 * counterShare; math.Abs(float64(withCounter)/n-want) > 0.04 {
+			t.Errorf("%+v: counterfactual reference in %.3f of prompts, want %.2f", c, float64(withCounter)/n, want)
 		}
 		t.Logf("%+v: flawed %v, clean %d, blocks format %d reference %d, longest response %d bytes", c, flawed, clean, withFormat, withRef, maxLen)
 	}

@@ -15,6 +15,7 @@ type Ref struct {
 	Functions []Function
 	Answer    Answer
 	call      string // the reference call, compact JSON, set by NewRef
+	think     string // a generated prompt's demonstration thought, for Task.Reference
 }
 
 // Function is one offered function's schema.

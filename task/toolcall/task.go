@@ -79,6 +79,7 @@ func (t *Task) drawIn(r *rand.Rand, split task.Split) example {
 			// NewRef's checks hold by construction: the target is offered,
 			// and parseTools checked the schema types.
 			ex.ref.call = ex.ref.referenceCall().String()
+			ex.ref.think = ex.think
 			return ex
 		}
 	}
@@ -109,4 +110,15 @@ func splitmix(x uint64) uint64 {
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb
 	return x ^ x>>31
+}
+
+// Reference is the clean demonstration of a generated prompt: its thought
+// and the reference call (task.Referencer); false for a prompt the task did
+// not generate (a BFCL record).
+func (t *Task) Reference(p task.Prompt) (string, bool) {
+	ref, ok := p.Ref.(*Ref)
+	if !ok || ref == nil || ref.think == "" {
+		return "", false
+	}
+	return renderResponse(ref.think, ref.call), true
 }

@@ -1,0 +1,202 @@
+package rl
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/tokenizer"
+)
+
+// BlockReport is the block diagnostic: does the policy read the rewards'
+// information blocks that replay (MRTPO) adds and removes? Every figure is
+// teacher-forced on the task's reference responses (task.Referencer) to
+// test prompts, over every response token and the end token.
+type BlockReport struct {
+	Prompts int `json:"prompts"`
+	Tokens  int `json:"tokens"`
+	// Mean log-probability per token of the reference responses, after
+	// the prompt alone (task.ReplayBase), after it with its own blocks
+	// (every reward's, replay's full prompt), with another prompt's blocks,
+	// and with PlaceboBlock alone.
+	LogProbNone    float64 `json:"logprob_none"`
+	LogProbRight   float64 `json:"logprob_right"`
+	LogProbWrong   float64 `json:"logprob_wrong"`
+	LogProbPlacebo float64 `json:"logprob_placebo"`
+	// RightOverWrong = LogProbRight − LogProbWrong, nats per token: how
+	// much the policy's answer follows what its blocks say.
+	RightOverWrong float64 `json:"right_over_wrong"`
+	// ReplayJS is, per reward, the mean over tokens of JSDivergence(full,
+	// full without the reward's block), what replay's relevance is made
+	// of; PlaceboJS the mean of JSDivergence(full, full + PlaceboBlock), how
+	// much any added text moves the policy. Rewards whose block is empty
+	// for every reference (sql's executes) are left out.
+	ReplayJS  map[string]float64 `json:"replay_js"`
+	PlaceboJS float64            `json:"placebo_js"`
+}
+
+// Metrics are the report as step metrics, under blocks/.
+func (r BlockReport) Metrics() map[string]float64 {
+	m := map[string]float64{
+		"blocks/logprob/none": r.LogProbNone, "blocks/logprob/right": r.LogProbRight,
+		"blocks/logprob/wrong": r.LogProbWrong, "blocks/logprob/placebo": r.LogProbPlacebo,
+		"blocks/right_over_wrong": r.RightOverWrong, "blocks/placebo_js": r.PlaceboJS,
+	}
+	for k, v := range r.ReplayJS {
+		m["blocks/replay_js/"+k] = v
+	}
+	return m
+}
+
+// String is the report in two lines, for a terminal.
+func (r BlockReport) String() string {
+	var js []string
+	for _, k := range slices.Sorted(maps.Keys(r.ReplayJS)) {
+		js = append(js, fmt.Sprintf("without %s %.4f", k, r.ReplayJS[k]))
+	}
+	return fmt.Sprintf("blocks (%d test prompts, %d tokens): log-prob/token of the reference: prompt alone %.3f, right blocks %.3f, wrong blocks %.3f, placebo %.3f; right − wrong %.3f nats/token\n"+
+		"replay JS (mean per token): %s; adding a placebo block %.4f",
+		r.Prompts, r.Tokens, r.LogProbNone, r.LogProbRight, r.LogProbWrong, r.LogProbPlacebo, r.RightOverWrong,
+		strings.Join(js, ", "), r.PlaceboJS)
+}
+
+// BlockDiagnostic measures on the first n test prompts of t whether the
+// policy reads its information blocks (BlockReport). Each prompt's blocks
+// are the Info of its reference response's verdicts, in reward order, and
+// its wrong blocks those of the next prompt whose blocks differ. A task
+// that writes no reference responses is an error.
+func BlockDiagnostic(ctx context.Context, p *policy.Policy, t task.Task, n int) (BlockReport, error) {
+	return blockDiagnostic(ctx, replayer{m: p.Model, tok: p.Tok, chunk: 32}, p.Tok, t, n)
+}
+
+// blockItem is one test prompt with its reference and blocks.
+type blockItem struct {
+	base   string
+	blocks []string
+	tokens []int32 // the reference response's tokens and the end token
+}
+
+func blockDiagnostic(ctx context.Context, rp credit.Replayer, tok tokenizer.Tokenizer, t task.Task, n int) (BlockReport, error) {
+	var rep BlockReport
+	ref, ok := t.(task.Referencer)
+	if !ok {
+		return rep, fmt.Errorf("block diagnostic: task %s writes no reference responses", t.Name())
+	}
+	rewards := t.Rewards()
+	var items []blockItem
+	for i := range n {
+		pr := t.Prompt(task.Test, i)
+		resp, ok := ref.Reference(pr)
+		if !ok {
+			continue
+		}
+		it := blockItem{base: task.ReplayBase(pr), blocks: make([]string, len(rewards))}
+		for k, v := range rewards {
+			d, err := v.Verify(ctx, pr, resp)
+			if err != nil {
+				return rep, fmt.Errorf("block diagnostic: %s on %s: %w", v.Name(), pr.ID, err)
+			}
+			it.blocks[k] = d.Info
+		}
+		ids, _ := tok.Encode(resp)
+		it.tokens = append(ids, tok.EOS())
+		items = append(items, it)
+	}
+	if len(items) < 2 {
+		return rep, fmt.Errorf("block diagnostic: %d of %d test prompts have a reference, need 2", len(items), n)
+	}
+	// Requests per item: none, right, wrong, placebo, full + placebo, then
+	// full without block k for each k with a block.
+	const fixed = 5
+	var reqs []credit.ReplayRequest
+	start := make([]int, len(items))
+	for i, it := range items {
+		full := task.Compose(it.base, it.blocks)
+		wrong := it.blocks
+		for d := 1; d < len(items); d++ {
+			if o := items[(i+d)%len(items)].blocks; task.Compose("", o) != task.Compose("", it.blocks) {
+				wrong = o
+				break
+			}
+		}
+		start[i] = len(reqs)
+		for _, pr := range []string{it.base, full, task.Compose(it.base, wrong),
+			task.Compose(it.base, []string{credit.PlaceboBlock}), task.Compose(full, []string{credit.PlaceboBlock})} {
+			reqs = append(reqs, credit.ReplayRequest{Prompt: pr, Response: it.tokens})
+		}
+		for k := range it.blocks {
+			if it.blocks[k] != "" {
+				without := append([]string(nil), it.blocks...)
+				without[k] = ""
+				reqs = append(reqs, credit.ReplayRequest{Prompt: task.Compose(it.base, without), Response: it.tokens})
+			}
+		}
+	}
+	out, err := rp.Replay(ctx, reqs)
+	if err != nil {
+		return rep, fmt.Errorf("block diagnostic: %w", err)
+	}
+	if len(out) != len(reqs) {
+		return rep, fmt.Errorf("block diagnostic: %d answers for %d requests", len(out), len(reqs))
+	}
+	var lp [4]float64
+	var placebo float64
+	js := map[string]float64{}
+	for i, it := range items {
+		r := start[i]
+		for c := range lp {
+			lp[c] += logProb(out[r+c], it.tokens)
+		}
+		placebo += meanJS(out[r+1], out[r+4]) * float64(len(it.tokens))
+		w := r + fixed
+		for k := range it.blocks {
+			if it.blocks[k] != "" {
+				js[rewards[k].Name()] += meanJS(out[r+1], out[w]) * float64(len(it.tokens))
+				w++
+			}
+		}
+		rep.Tokens += len(it.tokens)
+	}
+	T := float64(rep.Tokens)
+	rep.Prompts = len(items)
+	rep.LogProbNone, rep.LogProbRight, rep.LogProbWrong, rep.LogProbPlacebo = lp[0]/T, lp[1]/T, lp[2]/T, lp[3]/T
+	rep.RightOverWrong = rep.LogProbRight - rep.LogProbWrong
+	rep.PlaceboJS = placebo / T
+	rep.ReplayJS = map[string]float64{}
+	for k, v := range js {
+		rep.ReplayJS[k] = v / T
+	}
+	return rep, nil
+}
+
+// logProb is Σ_t ln dist[t][tokens[t]] (a zero probability counts as
+// ln 1e-30, so the sum stays finite).
+func logProb(dist [][]float32, tokens []int32) float64 {
+	s := 0.0
+	for t, d := range dist {
+		p := 0.0
+		if id := int(tokens[t]); id < len(d) {
+			p = float64(d[id])
+		}
+		s += math.Log(max(p, 1e-30))
+	}
+	return s
+}
+
+// meanJS is the mean over positions of credit.JSDivergence, replay's default measure.
+func meanJS(a, b [][]float32) float64 {
+	if len(a) == 0 {
+		return 0
+	}
+	s := 0.0
+	for t := range a {
+		s += credit.JSDivergence(a[t], b[t])
+	}
+	return s / float64(len(a))
+}
