@@ -145,7 +145,7 @@ var compareNoFlag = noFlag{
 	"warmup.lr_warmup_steps": warmupBySFT, "warmup.lr_min_ratio": warmupBySFT, "warmup.optimizer": warmupBySFT,
 	"warmup.seed": warmupBySFT, "warmup.eval": warmupBySFT,
 	"warmup.demo.FlawRate": warmupNoFlag["demo.FlawRate"],
-	"calibrate.group":        calibrateFromTrain, "calibrate.max_tokens": calibrateFromTrain, "calibrate.temperature": calibrateFromTrain,
+	"calibrate.group":      calibrateFromTrain, "calibrate.max_tokens": calibrateFromTrain, "calibrate.temperature": calibrateFromTrain,
 	"calibrate.eval_prompts": calibrateFromTrain, "calibrate.workers": calibrateFromTrain, "calibrate.timeout": calibrateFromTrain,
 	"calibrate.seed":         "the calibration samples with seed 1, the same for every comparison",
 	"calibrate.max_zero_var": calibrateBy, "calibrate.saturated": calibrateBy,
