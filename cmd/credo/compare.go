@@ -44,8 +44,12 @@ func compareConfig(cmd, synopsis string, base rl.CompareConfig, args []string, s
 	return fs, c, again.parse(args)
 }
 
-// defaultCompare is the comparison `credo demo` runs, sized for minutes
-// on 2 cores: a small policy, 4 prompts × 4 responses per step.
+// defaultCompare is `credo compare` without flags: the protocol of
+// docs/ALGORITHMS.md §6 on tool calling. Five seeds, paired by seed (the
+// fewest from which a bootstrap interval of paired differences means
+// something); 8 prompts × 8 responses at lr 1.5e-4 (at this scale AdamW at
+// 3e-4 or more destroys what the warm-up taught within 20 steps); a final
+// greedy evaluation on 128 held-out prompts and none during training.
 func defaultCompare() rl.CompareConfig {
 	w := rl.DefaultWarmup()
 	// A short warm-up (about 4 minutes): greedy decoding gets the format
@@ -54,14 +58,14 @@ func defaultCompare() rl.CompareConfig {
 	// 120 steps left sampled responses too broken for RL to start from.
 	w.Steps, w.Peak, w.WarmupSteps = 160, 4e-3, 10
 	t := rl.DefaultConfig()
-	t.Steps, t.PromptsPerStep, t.Group, t.MaxTokens = 20, 4, 4, 128
-	t.EvalEvery, t.EvalPrompts = 10, 32
+	t.Steps, t.PromptsPerStep, t.Group, t.MaxTokens, t.Peak = 60, 8, 8, 128, 1.5e-4
+	t.EvalEvery, t.EvalPrompts = 0, 128
 	t.CheckpointEvery = 10
 	// Every method at GRPO's step size (mean |A| over the batch's tokens),
 	// so neither placement nor GDPO's batch normalization decides the race.
 	t.Credit.ScaleTo = credit.ScaleToGRPO
 	return rl.CompareConfig{
-		Methods: []string{"grpo", "gdpo", "span", "mrtpo"}, Seeds: 1,
+		Methods: []string{"grpo", "gdpo", "span", "mrtpo"}, Seeds: 5,
 		Threshold: 0.8, Window: 5, Warmup: w, Train: t, Calibrate: rl.DefaultCalibrate(),
 	}
 }
