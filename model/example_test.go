@@ -36,10 +36,10 @@ func ExampleNewTrainer() {
 		panic(err)
 	}
 	seqs := [][]int32{{1, 7, 7, 7, 7, 7}}
-	mask := [][][]float32{{{1, 1, 1, 1, 1}}} // one value per target token
+	in := model.TokenInputs{Mask: [][]float32{{1, 1, 1, 1, 1}}} // one value per target token
 	var first, last float64
 	for i := range 5 {
-		st, err := tr.Step(ctx, seqs, mask, 1e-2)
+		st, err := tr.Step(ctx, seqs, in, 1e-2)
 		if err != nil {
 			panic(err)
 		}

@@ -165,7 +165,7 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 			next++
 			rep.Tokens += len(bs[i])
 		}
-		st, err := tr.Step(ctx, bs, [][][]float32{bm}, sched.At(step))
+		st, err := tr.Step(ctx, bs, model.TokenInputs{Mask: bm}, sched.At(step))
 		if err != nil {
 			return nil, rep, fmt.Errorf("warm-up step %d: %w", step+1, err)
 		}
