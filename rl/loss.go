@@ -47,7 +47,7 @@ func (l Loss) Loss(logp, entropy *Node, in model.TokenNodes) (*Node, []*Node) {
 	if l.KLBeta > 0 {
 		perToken = Add(surr, MulScalar(k3, l.KLBeta))
 	}
-	tokens := ReduceAllSum(mask)         // this (micro-)batch's
+	tokens := ReduceAllSum(mask)                 // this (micro-)batch's
 	count := Max(in.Tokens, OnesLike(in.Tokens)) // the whole batch's
 	mean := func(x *Node) *Node { return Div(ReduceAllSum(Mul(x, mask)), count) }
 
