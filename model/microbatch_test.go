@@ -138,7 +138,7 @@ func TestMicroBatchesEqualWholeBatch(t *testing.T) {
 func TestMicroRows(t *testing.T) {
 	c := Tiny(40)
 	seqs := [][]int32{make([]int32, 20), make([]int32, 3), make([]int32, 7), make([]int32, 9)}
-	per := c.StepBytes(32) // 20 tokens pad to 32
+	per := Bytes(c.StepBytes(32)) // 20 tokens pad to 32
 	for _, tc := range []struct {
 		name string
 		mem  Memory
@@ -165,5 +165,32 @@ func TestMicroRows(t *testing.T) {
 	tr, _ := NewTrainer(m, DefaultAdamW(), CrossEntropy{})
 	if err := tr.SetMemory(Memory{Budget: -1}); err == nil {
 		t.Error("a negative budget was accepted")
+	}
+}
+
+// TestParseBytes: sizes with binary units parse, print back, and a
+// negative or unitless-garbage size is refused.
+func TestParseBytes(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Bytes
+		str  string
+	}{
+		{"4GiB", 4 << 30, "4GiB"},
+		{"512MiB", 512 << 20, "512MiB"},
+		{"1.5GiB", 3 << 29, "1536MiB"},
+		{"2gb", 2 << 30, "2GiB"},
+		{"0", 0, "0"},
+		{"1000", 1000, "1000"},
+	} {
+		got, err := ParseBytes(tc.in)
+		if err != nil || got != tc.want || got.String() != tc.str {
+			t.Errorf("ParseBytes(%q) = %v (%q), %v; want %d (%q)", tc.in, int64(got), got.String(), err, tc.want, tc.str)
+		}
+	}
+	for _, bad := range []string{"-1GiB", "lots", "GiB", "1e30GiB"} {
+		if _, err := ParseBytes(bad); err == nil {
+			t.Errorf("ParseBytes(%q) accepted", bad)
+		}
 	}
 }

@@ -253,6 +253,9 @@ func (t *Trainer) startPolicy() error {
 	if err != nil {
 		return &ConfigError{err}
 	}
+	if err := t.opt.SetMemory(t.c.Memory); err != nil {
+		return &ConfigError{err}
+	}
 	return nil
 }
 

@@ -29,7 +29,9 @@ type WarmupConfig struct {
 	Steps int    `json:"steps"`
 	Batch int    `json:"batch"` // sequences per step
 	Schedule
-	Optimizer model.AdamW     `json:"optimizer"`
+	Optimizer model.AdamW `json:"optimizer"`
+	// Memory splits each step's batch into micro-batches (as Config's).
+	model.Memory
 	Demo      task.DemoConfig `json:"demo"`
 	Seed      uint64          `json:"seed"`
 	Eval      EvalConfig      `json:"eval"`
@@ -40,7 +42,7 @@ func DefaultWarmup() WarmupConfig {
 	return WarmupConfig{
 		Task: "toolcall", Size: "small", Demos: 4000, Steps: 300, Batch: 16,
 		Schedule:  Schedule{Peak: 3e-3, WarmupSteps: 20, MinRatio: 0.1},
-		Optimizer: model.DefaultAdamW(),
+		Optimizer: model.DefaultAdamW(), Memory: DefaultMemory(),
 		Demo:      task.DefaultDemoConfig(),
 		Seed:      1,
 		Eval:      EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
@@ -53,6 +55,9 @@ func (c WarmupConfig) Validate() error {
 	var ps Problems
 	bad := func(key, format string, args ...any) { ps = append(ps, Problem{key, fmt.Sprintf(format, args...)}) }
 	ps = append(ps, nonFinite(c, "")...)
+	if err := c.Memory.Validate(); err != nil {
+		bad("micro_batch", "%v", err)
+	}
 	for _, f := range []struct {
 		key string
 		v   int
@@ -142,6 +147,9 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 	tr, err := model.NewTrainer(p.Model, c.Optimizer, model.CrossEntropy{})
 	if err != nil {
 		return nil, rep, err
+	}
+	if err := tr.SetMemory(c.Memory); err != nil {
+		return nil, rep, &ConfigError{err}
 	}
 	rng := rand.New(rand.NewPCG(c.Seed, 0x5f7))
 	order := rng.Perm(len(seqs))

@@ -23,6 +23,14 @@ func adamSettings() []setting {
 	}
 }
 
+// memorySettings are model.Memory's, for every command that trains.
+func memorySettings() []setting {
+	return []setting{
+		{"memory_budget", "memory-budget", "memory a training step's activations may take, such as 512MiB or 4GiB: a batch whose estimate (model.Config.StepBytes) is larger is split into micro-batches whose summed gradients give the same update; 0: never split"},
+		{"micro_batch", "micro-batch", "sequences per micro-batch, overriding --memory-budget (0: chosen from the budget)"},
+	}
+}
+
 // adamAliases are the AdamW flags' former names.
 var adamAliases = map[string]string{"beta1": "adam-beta1", "beta2": "adam-beta2"}
 
@@ -94,6 +102,7 @@ func trainSettings() []setting {
 		{"seed", "seed", "seed of sampling and every other random choice"},
 	}
 	ss = append(ss, under("optimizer.", adamSettings())...)
+	ss = append(ss, memorySettings()...)
 	return append(ss, under("credit.", creditSettings())...)
 }
 
@@ -127,6 +136,7 @@ func warmupSettings() []setting {
 		{"eval.eval_samples", "eval-samples", "sampled responses per evaluation prompt besides the greedy one"},
 		{"eval.eval_max_tokens", "eval-max-tokens", "new tokens per evaluation response"},
 	}
+	ss = append(ss, memorySettings()...)
 	return append(ss, under("optimizer.", adamSettings())...)
 }
 
@@ -143,7 +153,7 @@ var compareNoFlag = noFlag{
 	"train":                  "every training setting can be given in --train-config FILE (keys as in a run's config.json); the flags above override it",
 	"warmup.init":            "--init reuses a finished warm-up checkpoint instead of making one",
 	"warmup.lr_warmup_steps": warmupBySFT, "warmup.lr_min_ratio": warmupBySFT, "warmup.optimizer": warmupBySFT,
-	"warmup.seed": warmupBySFT, "warmup.eval": warmupBySFT,
+	"warmup.seed": warmupBySFT, "warmup.eval": warmupBySFT, "warmup.memory_budget": warmupBySFT, "warmup.micro_batch": warmupBySFT,
 	"warmup.demo.FlawRate": warmupNoFlag["demo.FlawRate"],
 	"calibrate.group":      calibrateFromTrain, "calibrate.max_tokens": calibrateFromTrain, "calibrate.temperature": calibrateFromTrain,
 	"calibrate.eval_prompts": calibrateFromTrain, "calibrate.workers": calibrateFromTrain, "calibrate.timeout": calibrateFromTrain,
