@@ -138,7 +138,7 @@ func DefaultConfig() Config {
 		Steps: 60, PromptsPerStep: 8, Group: 8, MaxTokens: 128, Temperature: 1, TopP: 1,
 		Schedule:  Schedule{Peak: 2e-4, WarmupSteps: 0, MinRatio: 1}, // 5e-4 raised the entropy and lowered the rewards of the small policy on toolcall within 8 steps
 		Optimizer: opt, Memory: DefaultMemory(),
-		ClipLow:   0.2, ClipHigh: 0.2, LossAgg: AggTokenMean, Updates: 1,
+		ClipLow: 0.2, ClipHigh: 0.2, LossAgg: AggTokenMean, Updates: 1,
 		EvalEvery: 20, EvalPrompts: 32, CheckpointEvery: 10, KeepCheckpoints: 2, SamplesPerStep: 4,
 		VerifyWorkers: 4, VerifyTimeout: Duration(5 * time.Second), MaxVerifyErrors: 0.2, Seed: 1,
 	}

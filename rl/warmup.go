@@ -32,9 +32,9 @@ type WarmupConfig struct {
 	Optimizer model.AdamW `json:"optimizer"`
 	// Memory splits each step's batch into micro-batches (as Config's).
 	model.Memory
-	Demo      task.DemoConfig `json:"demo"`
-	Seed      uint64          `json:"seed"`
-	Eval      EvalConfig      `json:"eval"`
+	Demo task.DemoConfig `json:"demo"`
+	Seed uint64          `json:"seed"`
+	Eval EvalConfig      `json:"eval"`
 }
 
 // DefaultWarmup is sized for the small model on 2 cores: a few minutes.
@@ -43,9 +43,9 @@ func DefaultWarmup() WarmupConfig {
 		Task: "toolcall", Size: "small", Demos: 4000, Steps: 300, Batch: 16,
 		Schedule:  Schedule{Peak: 3e-3, WarmupSteps: 20, MinRatio: 0.1},
 		Optimizer: model.DefaultAdamW(), Memory: DefaultMemory(),
-		Demo:      task.DefaultDemoConfig(),
-		Seed:      1,
-		Eval:      EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
+		Demo: task.DefaultDemoConfig(),
+		Seed: 1,
+		Eval: EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
 	}
 }
 
