@@ -6,6 +6,8 @@
 #
 #   scripts/memory.sh [CREDO_BINARY]
 #
+# Settings: TASK (toolcall), SFT_ARGS ("--steps 2 --batch 16"), TRAIN_ARGS
+# ("--prompts 8 --group 4 --max-tokens 64"), LIMIT_MIB (12288).
 # CREDO_BINARY defaults to a build of this checkout; pass another build (of
 # main, say) to compare. Every run starts from --init folders made once by
 # this checkout's build, so any version that loads checkpoints can be
@@ -23,6 +25,8 @@ bin=${1:-$work/credo-here}
 limit=${LIMIT_MIB:-12288}
 tok=${QWEN_TOKENIZER:-$root/../shared/data/tokenizers/qwen3}
 task=${TASK:-toolcall}
+sft_args=${SFT_ARGS:---steps 2 --batch 16}
+train_args=${TRAIN_ARGS:---prompts 8 --group 4 --max-tokens 64}
 
 # peak CMD…: runs CMD, killing it past $limit MiB; prints its peak RSS in MiB.
 peak() {
@@ -33,7 +37,7 @@ peak() {
 		kb=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
 		hwm=$((kb > hwm ? kb : hwm))
 		if ((hwm / 1024 > limit)); then
-			kill "$pid"
+			kill -9 "$pid"
 			killed=1
 		fi
 		sleep 0.2
@@ -63,13 +67,13 @@ else
 	echo "no Qwen3 tokenizer at $tok: Qwen rows skipped" >&2
 fi
 
-echo "| model | credo sft (2 steps × 16, held-out accuracy on 64), MiB | credo train (1 step, 8 × 8 × 128 tokens), MiB |"
+echo "| model | credo sft $sft_args (and held-out accuracy on 64 demos), MiB | credo train --steps 1 $train_args, MiB |"
 echo "| --- | ---: | ---: |"
 for row in "${rows[@]}"; do
 	name=${row%%|*} init=${row#*|}
-	sft=$(peak "$bin" sft --task "$task" --init "$init" --steps 2 --batch 16 --eval-prompts 0 --out "$work/sft")
+	sft=$(peak "$bin" sft --task "$task" --init "$init" $sft_args --eval-prompts 0 --out "$work/sft")
 	rm -rf "$work/sft" "$work/run"
-	train=$(peak "$bin" train --task "$task" --init "$init" --out "$work/run" --steps 1 --eval-prompts 0)
+	train=$(peak "$bin" train --task "$task" --init "$init" --out "$work/run" --steps 1 $train_args --eval-prompts 0)
 	rm -rf "$work/run"
 	echo "| $name | $sft | $train |"
 done
