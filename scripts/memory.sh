@@ -6,14 +6,15 @@
 #
 #   scripts/memory.sh [CREDO_BINARY]
 #
-# Settings: TASK (toolcall), SFT_ARGS ("--steps 2 --batch 16"), TRAIN_ARGS
+# Settings: MODELS ("small qwen": the rows to measure), TASK (toolcall), SFT_ARGS ("--steps 2 --batch 16"), TRAIN_ARGS
 # ("--prompts 8 --group 4 --max-tokens 64"), LIMIT_MIB (12288).
 # CREDO_BINARY defaults to a build of this checkout; pass another build (of
 # main, say) to compare. Every run starts from --init folders made once by
 # this checkout's build, so any version that loads checkpoints can be
-# measured. A run whose memory passes LIMIT_MIB (default 12288) is killed
-# and reported as "> LIMIT_MIB (killed)", so a version without micro-batches
-# cannot take the machine down. Needs ../shared/data/tokenizers/qwen3 (or
+# measured. A run whose memory passes LIMIT_MIB (default 12288), or that
+# leaves the machine less than FLOOR_MIB (default 1024) available, is
+# killed and reported as "> its peak so far (killed)", so a version
+# without micro-batches cannot take a shared machine down. Needs ../shared/data/tokenizers/qwen3 (or
 # QWEN_TOKENIZER) for the Qwen rows.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +24,7 @@ trap 'rm -rf "$work"' EXIT
 (cd "$root" && go build -o "$work/credo-here" ./cmd/credo)
 bin=${1:-$work/credo-here}
 limit=${LIMIT_MIB:-12288}
+floor=${FLOOR_MIB:-1024}
 tok=${QWEN_TOKENIZER:-$root/../shared/data/tokenizers/qwen3}
 task=${TASK:-toolcall}
 sft_args=${SFT_ARGS:---steps 2 --batch 16}
@@ -36,7 +38,9 @@ peak() {
 		local kb
 		kb=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
 		hwm=$((kb > hwm ? kb : hwm))
-		if ((hwm / 1024 > limit)); then
+		local avail
+		avail=$(awk '/^MemAvailable/ {print $2}' /proc/meminfo)
+		if ((hwm / 1024 > limit || avail / 1024 < floor)); then
 			kill -9 "$pid"
 			killed=1
 		fi
@@ -49,7 +53,7 @@ peak() {
 		return
 	fi
 	if ((killed)); then
-		echo "> $limit (killed)"
+		echo "> $((hwm / 1024)) (killed)"
 	else
 		echo "$((hwm / 1024))"
 	fi
@@ -58,9 +62,15 @@ peak() {
 # Start folders: a fresh small policy and a fresh qwen-small one (one step
 # of warm-up each, so both are ordinary checkpoints).
 here=$work/credo-here
-"$here" sft --task "$task" --size small --steps 1 --batch 1 --eval-prompts 0 --out "$work/init-small" >/dev/null 2>&1
-rows=("small (~1M, 260 vocab)|$work/init-small")
-if [[ -f $tok/tokenizer.json ]]; then
+models=${MODELS:-small qwen}
+rows=()
+if [[ $models == *small* ]]; then
+	"$here" sft --task "$task" --size small --steps 1 --batch 1 --eval-prompts 0 --out "$work/init-small" >/dev/null 2>&1
+	rows+=("small (~1M, 260 vocab)|$work/init-small")
+fi
+if [[ $models != *qwen* ]]; then
+	:
+elif [[ -f $tok/tokenizer.json ]]; then
 	"$here" sft --task "$task" --size qwen-small --tokenizer "$tok" --steps 1 --batch 1 --eval-prompts 0 --micro-batch 1 --out "$work/init-qwen" >/dev/null 2>&1
 	rows+=("qwen-small (~20M, 151,936 vocab)|$work/init-qwen")
 else
