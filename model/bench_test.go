@@ -61,13 +61,13 @@ func benchTrain(b *testing.B, c Config, B, T int) {
 	}
 	peak := peakGFLOPS(b)
 	ctx := context.Background()
-	if _, err := tr.Step(ctx, seqs, [][][]float32{mask}, 1e-3); err != nil { // compile
+	if _, err := tr.Step(ctx, seqs, TokenInputs{Mask: mask}, 1e-3); err != nil { // compile
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	cpu0 := cpuSeconds()
 	for range b.N {
-		if _, err := tr.Step(ctx, seqs, [][][]float32{mask}, 1e-3); err != nil {
+		if _, err := tr.Step(ctx, seqs, TokenInputs{Mask: mask}, 1e-3); err != nil {
 			b.Fatal(err)
 		}
 	}

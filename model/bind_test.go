@@ -56,7 +56,7 @@ func TestWeightsBoundByName(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr, _ := NewTrainer(m, DefaultAdamW(), CrossEntropy{})
-	if _, err := tr.Step(ctx, seqs, [][][]float32{mask}, 1e-2); err != nil {
+	if _, err := tr.Step(ctx, seqs, TokenInputs{Mask: mask}, 1e-2); err != nil {
 		t.Fatal(err)
 	}
 	trained := map[string][]float32{}
@@ -77,7 +77,7 @@ func TestWeightsBoundByName(t *testing.T) {
 			}
 		}
 		rt, _ := NewTrainer(r, DefaultAdamW(), CrossEntropy{})
-		if _, err := rt.Step(ctx, seqs, [][][]float32{mask}, 1e-2); err != nil {
+		if _, err := rt.Step(ctx, seqs, TokenInputs{Mask: mask}, 1e-2); err != nil {
 			t.Fatal(err)
 		}
 		for i, d := range r.ParamData() {

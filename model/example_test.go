@@ -36,10 +36,10 @@ func ExampleNewTrainer() {
 		panic(err)
 	}
 	seqs := [][]int32{{1, 7, 7, 7, 7, 7}}
-	mask := [][][]float32{{{1, 1, 1, 1, 1}}} // one value per target token
+	in := model.TokenInputs{Mask: [][]float32{{1, 1, 1, 1, 1}}} // one value per target token
 	var first, last float64
 	for i := range 5 {
-		st, err := tr.Step(ctx, seqs, mask, 1e-2)
+		st, err := tr.Step(ctx, seqs, in, 1e-2)
 		if err != nil {
 			panic(err)
 		}
@@ -82,4 +82,33 @@ func ExampleSchedule_At() {
 	}
 	fmt.Println()
 	// Output: 0.000500 0.001000 0.001000 0.000868 0.000550 0.000232 0.000100
+}
+
+// SetMemory splits a step's batch into micro-batches whose gradients are
+// summed before the one update: the loss and the update are the whole
+// batch's. Targets scores the next tokens without a [B, T, V] table.
+func ExampleTrainer_SetMemory() {
+	ctx := context.Background()
+	seqs := [][]int32{{1, 2, 3, 4, 5, 6}, {7, 8, 9}, {10, 11, 12, 13}}
+	in := model.TokenInputs{Mask: [][]float32{{0, 0, 1, 1, 1}, {1, 1}, {1, 1, 1}}}
+	loss := func(mem model.Memory) float64 {
+		m, _ := model.New(model.Tiny(40), 1)
+		tr, _ := model.NewTrainer(m, model.DefaultAdamW(), model.CrossEntropy{})
+		if err := tr.SetMemory(mem); err != nil {
+			panic(err)
+		}
+		st, err := tr.Step(ctx, seqs, in, 1e-2)
+		if err != nil {
+			panic(err)
+		}
+		return st.Loss
+	}
+	whole, micro := loss(model.Memory{}), loss(model.Memory{MicroBatch: 1})
+	fmt.Println(math.Abs(whole-micro) < 1e-5)
+	m, _ := model.New(model.Tiny(40), 1)
+	logp, greedy, _ := m.Targets(ctx, seqs)
+	fmt.Println(len(logp[0]), len(greedy[1]))
+	// Output:
+	// true
+	// 5 2
 }

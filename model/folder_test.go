@@ -83,7 +83,7 @@ func TestBiasesRoundTrip(t *testing.T) {
 	}
 	seqs := [][]int32{{1, 2, 3, 4, 5, 6}, {7, 8, 9}}
 	mask := [][]float32{{1, 1, 1, 1, 1}, {1, 1}}
-	if _, err := tr.Step(context.Background(), seqs, [][][]float32{mask}, 1e-2); err != nil {
+	if _, err := tr.Step(context.Background(), seqs, TokenInputs{Mask: mask}, 1e-2); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -283,7 +283,7 @@ func TestSaveKeepsDType(t *testing.T) {
 
 			// Train, then save: the file holds the trained weights rounded once.
 			tr, _ := NewTrainer(loaded, DefaultAdamW(), CrossEntropy{})
-			if _, err := tr.Step(context.Background(), [][]int32{{1, 2, 3, 4}}, [][][]float32{{{1, 1, 1}}}, 1e-3); err != nil {
+			if _, err := tr.Step(context.Background(), [][]int32{{1, 2, 3, 4}}, TokenInputs{Mask: [][]float32{{1, 1, 1}}}, 1e-3); err != nil {
 				t.Fatal(err)
 			}
 			trained := loaded.ParamData()

@@ -34,7 +34,7 @@ func TestNonFiniteUpdateSkipped(t *testing.T) {
 			seqs := [][]int32{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}}
 			mask := [][]float32{{1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}}
 			before := m.ParamData()
-			st, err := tr.Step(context.Background(), seqs, [][][]float32{mask}, tc.lr)
+			st, err := tr.Step(context.Background(), seqs, TokenInputs{Mask: mask}, tc.lr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestNonFiniteUpdateSkipped(t *testing.T) {
 			if opt.WeightDecay > 1 {
 				return
 			}
-			if st, err := tr.Step(context.Background(), seqs, [][][]float32{mask}, 1e-3); err != nil || st.Skipped {
+			if st, err := tr.Step(context.Background(), seqs, TokenInputs{Mask: mask}, 1e-3); err != nil || st.Skipped {
 				t.Errorf("a finite update after a skipped one: %+v, %v", st, err)
 			}
 		})

@@ -199,7 +199,19 @@ func (m *Model) param(name string) *tensors.Tensor {
 
 // LogProbs returns, for each sequence, the log-probability of every token
 // after the first given the tokens before it: out[i][t] = log p(s[t+1] | s[≤t]).
+// A vocabulary larger than one chunk is scored in chunks (Targets), never
+// holding a [B, T, V] table.
 func (m *Model) LogProbs(ctx context.Context, seqs [][]int32) ([][]float32, error) {
+	if m.Config.VocabSize > vocabChunk {
+		lp, _, err := m.Targets(ctx, seqs)
+		return lp, err
+	}
+	return m.wholeLogProbs(ctx, seqs)
+}
+
+// wholeLogProbs is LogProbs from the whole [B, T−1, V] log-softmax table,
+// in one graph: the faster path for a small vocabulary.
+func (m *Model) wholeLogProbs(ctx context.Context, seqs [][]int32) ([][]float32, error) {
 	if m.Config.NumLabels > 0 {
 		return nil, fmt.Errorf("log-probs: the model has a scoring head, not a language-model head")
 	}
@@ -243,10 +255,12 @@ func tokenLogProbs(c Config, w *weights, tokens *Node) (logp, entropy *Node) {
 	in := Slice(tokens, AxisRange(), AxisRange(0, T-1)) // [B, T-1]
 	tgt := Slice(tokens, AxisRange(), AxisRange(1, T))  // [B, T-1]
 	h := forward(c, w, embedTokens(w, in), sequenceInputs(c, in), nil)
-	logits := headLogits(w, h)                         // [B, T-1, V]
-	all := LogSoftmax(logits, -1)                      // [B, T-1, V]
-	onehot := OneHot(tgt, c.VocabSize, dtypes.Float32) // [B, T-1, V]
-	logp = ReduceSum(Mul(all, onehot), -1)             // [B, T-1]
+	logits := headLogits(w, h)    // [B, T-1, V]
+	all := LogSoftmax(logits, -1) // [B, T-1, V]
+	g, dims := tokens.Graph(), tgt.Shape().Dimensions
+	at := shapes.Make(dtypes.Int32, dims[0], dims[1], 1)
+	idx := Concatenate([]*Node{Iota(g, at, 0), Iota(g, at, 1), ExpandAxes(tgt, -1)}, -1) // [B, T-1, 3]: (b, t, target)
+	logp = Gather(all, idx)                                                              // [B, T-1], no one-hot [B, T-1, V] table
 	p := StopGradient(Exp(all))
 	entropy = Neg(ReduceSum(Mul(p, StopGradient(all)), -1)) // [B, T-1]
 	return logp, entropy
@@ -275,6 +289,38 @@ func (m *Model) Distributions(ctx context.Context, seqs [][]int32, from []int) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return m.distributionsIn(ctx, seqs, from, distBytes)
+}
+
+// distributionsIn is Distributions with calls of as many rows as keep
+// their [rows, T, V] logit and probability tables within maxBytes (a
+// 151,936-token vocabulary makes a 64 × 256 batch's table 10 GB).
+func (m *Model) distributionsIn(ctx context.Context, seqs [][]int32, from []int, maxBytes int) ([][][]float32, error) {
+	T := 0
+	for _, q := range seqs {
+		T = max(T, len(q))
+	}
+	rows := max(1, maxBytes/(2*4*bucket(T)*m.Config.VocabSize))
+	res := make([][][]float32, 0, len(seqs))
+	for lo := 0; lo < len(seqs); lo += rows {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hi := min(lo+rows, len(seqs))
+		part, err := m.distributions(seqs[lo:hi], from[lo:hi])
+		if err != nil {
+			return nil, err
+		}
+		res = append(res, part...)
+	}
+	return res, nil
+}
+
+// distBytes bounds the probability tables one Distributions call builds.
+const distBytes = 256 << 20
+
+// distributions is Distributions in one graph call.
+func (m *Model) distributions(seqs [][]int32, from []int) ([][][]float32, error) {
 	e, err := m.exec("probs", func() (*Exec, error) {
 		return NewExec(m.backend, func(inputs []*Node) *Node {
 			w, rest := m.splitParams(inputs)
@@ -298,8 +344,8 @@ func (m *Model) Distributions(ctx context.Context, seqs [][]int32, from []int) (
 	for i, s := range seqs {
 		rows := make([][]float32, 0, len(s)-from[i])
 		for t := from[i]; t < len(s); t++ {
-			off := (i*T + t - 1) * V // the prediction made at position t−1
-			rows = append(rows, flat[off:off+V:off+V])
+			off := (i*T + t - 1) * V                                        // the prediction made at position t−1
+			rows = append(rows, append([]float32(nil), flat[off:off+V]...)) // a copy: the [B, T, V] table is not kept
 		}
 		res[i] = rows
 	}

@@ -38,3 +38,22 @@ func Medium(vocab int) Config {
 		TieWordEmbeddings: true, HiddenAct: "silu",
 	}
 }
+
+// QwenVocab is Qwen3's vocabulary size (vocab_size in its config.json):
+// the tokenizer's 151,669 tokens padded to a multiple of 128.
+const QwenVocab = 151936
+
+// QwenSmall is Small's width and depth with Qwen3's architecture
+// (per-head q/k RMSNorm, head_dim 32, no biases) and vocabulary, for a
+// policy that reads and writes with the Qwen3 tokenizer and chat
+// template, so its prompts are formatted as a Qwen3 checkpoint's are.
+// About 20M parameters, 19.4M of them the tied embedding table; a
+// training step's [T, V] tables make micro-batches (Memory) necessary.
+func QwenSmall() Config {
+	return Config{
+		ModelType: "qwen3", VocabSize: QwenVocab, HiddenSize: 128, IntermediateSize: 384,
+		NumHiddenLayers: 4, NumAttentionHeads: 4, NumKeyValueHeads: 2, HeadDim: 32,
+		MaxPositionEmbeddings: 1024, RopeTheta: 1000000, RMSNormEps: 1e-6,
+		TieWordEmbeddings: true, HiddenAct: "silu",
+	}
+}

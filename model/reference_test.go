@@ -155,7 +155,7 @@ func referencePass(t *testing.T, m *Model, fx map[string]Tensor) (loss, logits [
 		x := embedTokens(w, in)
 		logits := headLogits(w, forward(m.Config, w, x, sequenceInputs(m.Config, in), nil))
 		logp := ReduceSum(Mul(LogSoftmax(logits, -1), OneHot(tgt, m.Config.VocabSize, dtypes.Float32)), -1)
-		loss, _ := CrossEntropy{}.Loss(logp, nil, []*Node{mask})
+		loss, _ := CrossEntropy{}.Loss(logp, nil, TokenNodes{Mask: mask, Tokens: ReduceAllSum(mask)})
 		grads := Gradient(loss, append(append([]*Node{}, inputs[:np]...), x)...)
 		return append([]*Node{loss, logits}, grads...)
 	})
@@ -301,7 +301,7 @@ func TestReferenceAdamW(t *testing.T) {
 	}
 	var losses, norms []float32
 	for range 5 {
-		st, err := tr.Step(context.Background(), seqs, [][][]float32{mask}, 1e-2)
+		st, err := tr.Step(context.Background(), seqs, TokenInputs{Mask: mask}, 1e-2)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -71,7 +71,7 @@ func TestBinaryCrossEntropyLearns(t *testing.T) {
 	weights := [][]float32{{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}}
 	var first, last StepStats
 	for i := range 60 {
-		st, err := tr.Step(context.Background(), seqs, [][][]float32{labels, weights}, 1e-2)
+		st, err := tr.Step(context.Background(), seqs, TokenInputs{Mask: weights, Label: labels}, 1e-2)
 		if err != nil {
 			t.Fatal(err)
 		}

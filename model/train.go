@@ -32,9 +32,14 @@ func DefaultAdamW() AdamW {
 // Objective is a training loss. The trainer never knows which loss it
 // runs: a language model's objective implements LMObjective, a scoring
 // model's ScoreObjective.
+//
+// A loss and its metrics must be sums over the batch's rows, normalized
+// by the batch totals in TokenNodes (never by a count taken over the rows
+// the graph sees): the trainer may split a batch into micro-batches and
+// add their losses, gradients and metrics.
 type Objective interface {
-	// Inputs is the number of per-token float32 arrays the loss reads.
-	Inputs() int
+	// Inputs is the set of per-token inputs the loss reads.
+	Inputs() Field
 	// MetricNames names the loss's metrics, in order.
 	MetricNames() []string
 }
@@ -45,51 +50,61 @@ type Objective interface {
 type LMObjective interface {
 	Objective
 	// Loss returns the scalar loss and metrics from logp and entropy
-	// [B, T−1] of the target tokens and the extra inputs.
-	Loss(logp, entropy *Node, extra []*Node) (loss *Node, metrics []*Node)
+	// [B, T−1] of the target tokens and the per-token inputs.
+	Loss(logp, entropy *Node, in TokenNodes) (loss *Node, metrics []*Node)
 }
 
 // ScoreObjective builds a loss from a scoring head's label-0 logit at
 // every token ([B, T]); its inputs have one value per token ([B, T]).
 type ScoreObjective interface {
 	Objective
-	ScoreLoss(scores *Node, extra []*Node) (loss *Node, metrics []*Node)
+	ScoreLoss(scores *Node, in TokenNodes) (loss *Node, metrics []*Node)
 }
 
 // CrossEntropy is supervised fine-tuning's loss: the mean negative
 // log-likelihood of the targets a mask selects,
-// L = −Σ mask·logp / max(Σ mask, 1). Its one input is the mask.
+// L = −Σ mask·logp / max(N, 1) with N = Σ mask over the whole batch. Its
+// one input is the mask; its metric is Σ mask.
 type CrossEntropy struct{}
 
-func (CrossEntropy) Inputs() int           { return 1 }
+// Inputs is the mask.
+func (CrossEntropy) Inputs() Field { return FieldMask }
+
+// MetricNames is the number of targets counted.
 func (CrossEntropy) MetricNames() []string { return []string{"tokens"} }
-func (CrossEntropy) Loss(logp, _ *Node, extra []*Node) (*Node, []*Node) {
-	mask := extra[0]
-	n := ReduceAllSum(mask)
-	loss := Neg(Div(ReduceAllSum(Mul(logp, mask)), Max(n, OnesLike(n))))
-	return loss, []*Node{n}
+
+// Loss is L = −Σ mask·logp / max(N, 1).
+func (CrossEntropy) Loss(logp, _ *Node, in TokenNodes) (*Node, []*Node) {
+	n := in.Tokens
+	loss := Neg(Div(ReduceAllSum(Mul(logp, in.Mask)), Max(n, OnesLike(n))))
+	return loss, []*Node{ReduceAllSum(in.Mask)}
 }
 
 // BinaryCrossEntropy trains a scoring head on labels y ∈ {0, 1} at the
-// tokens a weight selects:
-// L = Σ w·(softplus(s) − y·s) / max(Σ w, 1), the mean of −y·log σ(s) −
-// (1−y)·log(1−σ(s)). Inputs: labels, then weights. Metrics: the weighted
-// accuracy of s > 0 and the number of scored tokens.
+// tokens a weight w (the mask) selects:
+// L = Σ w·(softplus(s) − y·s) / max(W, 1) with W = Σ w over the whole
+// batch, the mean of −y·log σ(s) − (1−y)·log(1−σ(s)). Inputs: the mask
+// (weights) and the labels. Metrics: the weighted accuracy of s > 0 and
+// the number of scored tokens Σ w.
 type BinaryCrossEntropy struct{}
 
-func (BinaryCrossEntropy) Inputs() int           { return 2 }
+// Inputs are the weights (mask) and the labels.
+func (BinaryCrossEntropy) Inputs() Field { return FieldMask | FieldLabel }
+
+// MetricNames are the weighted accuracy and Σ w.
 func (BinaryCrossEntropy) MetricNames() []string { return []string{"accuracy", "scored"} }
-func (BinaryCrossEntropy) ScoreLoss(s *Node, extra []*Node) (*Node, []*Node) {
-	y, w := extra[0], extra[1]
+
+// ScoreLoss is L = Σ w·(softplus(s) − y·s) / max(W, 1).
+func (BinaryCrossEntropy) ScoreLoss(s *Node, in TokenNodes) (*Node, []*Node) {
+	y, w := in.Label, in.Mask
 	// softplus(s) = max(s, 0) + log(1 + exp(−|s|)), stable for large |s|.
 	softplus := Add(Max(s, ZerosLike(s)), Log1p(Exp(Neg(Abs(s)))))
-	n := ReduceAllSum(w)
-	denom := Max(n, OnesLike(n))
+	denom := Max(in.Tokens, OnesLike(in.Tokens))
 	loss := Div(ReduceAllSum(Mul(w, Sub(softplus, Mul(y, s)))), denom)
 	pred := ConvertDType(GreaterThan(s, ZerosLike(s)), dtypes.Float32)
 	right := Sub(OnesLike(pred), Abs(Sub(pred, y)))
 	acc := Div(ReduceAllSum(Mul(w, right)), denom)
-	return loss, []*Node{acc, n}
+	return loss, []*Node{acc, ReduceAllSum(w)}
 }
 
 // Trainer updates a model's weights with AdamW against an objective. It
@@ -102,7 +117,10 @@ type Trainer struct {
 	mom  []*tensors.Tensor // AdamW first moments, in Specs order
 	vel  []*tensors.Tensor // second moments
 	step int64             // completed (not skipped) updates
-	exec *Exec
+	mem  Memory
+	exec *Exec // the whole step in one graph (one micro-batch)
+	grad *Exec // one micro-batch's gradient, added to an accumulator
+	upd  *Exec // AdamW from an accumulated gradient
 }
 
 // NewTrainer starts an optimizer for m with zero moments.
@@ -114,6 +132,9 @@ func NewTrainer(m *Model, opt AdamW, obj Objective) (*Trainer, error) {
 		return nil, fmt.Errorf("the model has a scoring head: its objective must implement ScoreObjective")
 	case m.Config.NumLabels == 0 && !lm:
 		return nil, fmt.Errorf("the model is a language model: its objective must implement LMObjective")
+	}
+	if obj.Inputs()&FieldMask == 0 {
+		return nil, fmt.Errorf("objective inputs %s: every objective reads the mask", obj.Inputs())
 	}
 	if opt.Beta1 < 0 || opt.Beta1 >= 1 || opt.Beta2 < 0 || opt.Beta2 >= 1 || opt.Eps <= 0 || opt.WeightDecay < 0 || opt.ClipNorm < 0 {
 		return nil, fmt.Errorf("invalid AdamW settings %+v: betas must be in [0, 1), eps positive, decay and clip non-negative", opt)
@@ -169,72 +190,41 @@ func (t *Trainer) SetOptimizerState(mom, vel [][]float32, steps int64) error {
 	return nil
 }
 
-// packExtra right-pads per-token inputs to [B, width]; a row of sequence i
-// has len(seqs[i]) − shift values (shift 1 for targets, 0 for scores).
-func packExtra(seqs [][]int32, extra [][][]float32, width, shift int) ([][][]float32, error) {
-	out := make([][][]float32, len(extra))
-	for j, arr := range extra {
-		if len(arr) != len(seqs) {
-			return nil, fmt.Errorf("input %d has %d rows for %d sequences", j, len(arr), len(seqs))
-		}
-		out[j] = make([][]float32, len(seqs))
-		for i, row := range arr {
-			if len(row) != max(len(seqs[i])-shift, 0) {
-				return nil, fmt.Errorf("input %d row %d has %d values for %d tokens", j, i, len(row), len(seqs[i])-shift)
-			}
-			out[j][i] = make([]float32, width)
-			copy(out[j][i], row)
-		}
-	}
-	return out, nil
-}
-
 // Step computes the objective on a batch and applies one AdamW update with
-// learning rate lr. extra[j][i] holds input j for sequence i: one value per
-// target token (len(seqs[i]) − 1) for a language model, one per token for a
-// scoring model. A non-finite loss, gradient, updated weight or moment
-// skips the update and reports Skipped.
-func (t *Trainer) Step(ctx context.Context, seqs [][]int32, extra [][][]float32, lr float64) (StepStats, error) {
+// learning rate lr. in holds the fields the objective reads, one row per
+// sequence: one value per target token (len(seqs[i]) − 1) for a language
+// model, one per token for a scoring model. The batch is split into
+// micro-batches as the trainer's Memory decides; their gradients are
+// summed before the one update, which equals the whole batch's to float32
+// rounding. A non-finite loss, gradient, updated weight or moment skips
+// the update and reports Skipped.
+func (t *Trainer) Step(ctx context.Context, seqs [][]int32, in TokenInputs, lr float64) (StepStats, error) {
 	if err := t.m.checkTokens(seqs); err != nil {
 		return StepStats{}, fmt.Errorf("train step: %w", err)
 	}
-	if len(extra) != t.obj.Inputs() {
-		return StepStats{}, fmt.Errorf("train step: objective takes %d inputs, got %d", t.obj.Inputs(), len(extra))
-	}
-	if err := ctx.Err(); err != nil {
-		return StepStats{}, err
-	}
-	if t.exec == nil {
-		e, err := NewExec(t.m.backend, t.buildStep)
-		if err != nil {
-			return StepStats{}, fmt.Errorf("train step: %w", err)
-		}
-		e.SetMaxCache(256)
-		t.exec = e
-	}
-	pad, T := padded(seqs, 0)
 	shift := 1 // language models: one value per target token
 	if t.m.Config.NumLabels > 0 {
 		shift = 0 // scoring models: one value per token
 	}
-	ex, err := packExtra(seqs, extra, T-shift, shift)
-	if err != nil {
+	if err := checkInputs(seqs, in, t.obj.Inputs(), shift); err != nil {
 		return StepStats{}, fmt.Errorf("train step: %w", err)
 	}
+	if err := ctx.Err(); err != nil {
+		return StepStats{}, err
+	}
+	tot := totalsOf(in.Mask)
 	n := int64(t.step + 1)
 	bc1 := 1 - math.Pow(t.opt.Beta1, float64(n))
 	bc2 := 1 - math.Pow(t.opt.Beta2, float64(n))
-	args := make([]any, 0, 3*len(t.m.params)+4+len(ex))
-	for _, group := range [][]*tensors.Tensor{t.m.params, t.mom, t.vel} {
-		for _, x := range group {
-			args = append(args, x)
-		}
+	hyper := []any{float32(lr), float32(lr / bc1), float32(math.Sqrt(bc2))}
+	rows := t.microRows(seqs)
+	var out []*tensors.Tensor
+	var err error
+	if rows >= len(seqs) {
+		out, err = t.fusedStep(seqs, in, tot, hyper, shift)
+	} else {
+		out, err = t.accumulatedStep(ctx, seqs, in, tot, hyper, shift, rows)
 	}
-	args = append(args, float32(lr), float32(lr/bc1), float32(math.Sqrt(bc2)), pad)
-	for _, e := range ex {
-		args = append(args, e)
-	}
-	out, err := t.exec.Call(args...)
 	if err != nil {
 		return StepStats{}, fmt.Errorf("train step: %w", err)
 	}
@@ -264,26 +254,176 @@ func (t *Trainer) Step(ctx context.Context, seqs [][]int32, extra [][][]float32,
 	return st, nil
 }
 
-// buildStep is the update graph:
-// inputs: params, moments, velocities, lr, lr/(1−β1ⁿ), √(1−β2ⁿ), tokens [B, T], extra inputs [B, T−1];
+// stateArgs are the weights, moments and velocities as graph arguments.
+func (t *Trainer) stateArgs() []any {
+	args := make([]any, 0, 3*len(t.m.params))
+	for _, group := range [][]*tensors.Tensor{t.m.params, t.mom, t.vel} {
+		for _, x := range group {
+			args = append(args, x)
+		}
+	}
+	return args
+}
+
+// batchArgs are a (micro-)batch's graph arguments: tokens [B, T], the
+// present inputs [B, T − shift] and the whole batch's totals.
+func batchArgs(seqs [][]int32, in TokenInputs, tot batchTotals, shift int) []any {
+	pad, T := padded(seqs, 0)
+	args := []any{pad}
+	for _, e := range packInputs(in, T-shift) {
+		args = append(args, e)
+	}
+	return append(args, tot.tokens, tot.sequences, tot.rows)
+}
+
+// fusedStep runs the whole step in one graph: outputs are new params,
+// moments, velocities, loss, grad norm, finite flag and metrics.
+func (t *Trainer) fusedStep(seqs [][]int32, in TokenInputs, tot batchTotals, hyper []any, shift int) ([]*tensors.Tensor, error) {
+	if t.exec == nil {
+		e, err := NewExec(t.m.backend, t.buildStep)
+		if err != nil {
+			return nil, err
+		}
+		e.SetMaxCache(256)
+		t.exec = e
+	}
+	args := append(append(t.stateArgs(), hyper...), batchArgs(seqs, in, tot, shift)...)
+	return t.exec.Call(args...)
+}
+
+// accumulatedStep sums the gradients, losses and metrics of micro-batches
+// of rows sequences (each normalized by the whole batch's totals, so the
+// sums are the whole batch's), then applies one AdamW update; its outputs
+// are fusedStep's.
+func (t *Trainer) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenInputs, tot batchTotals, hyper []any, shift, rows int) ([]*tensors.Tensor, error) {
+	if t.grad == nil {
+		g, err := NewExec(t.m.backend, t.buildGrad)
+		if err != nil {
+			return nil, err
+		}
+		u, err := NewExec(t.m.backend, t.buildUpdate)
+		if err != nil {
+			return nil, err
+		}
+		g.SetMaxCache(256)
+		t.grad, t.upd = g, u
+	}
+	np := len(t.m.params)
+	acc := make([]*tensors.Tensor, np)
+	for i, p := range t.m.specs {
+		acc[i] = tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...)
+	}
+	free := func() {
+		for _, x := range acc {
+			x.FinalizeAll()
+		}
+	}
+	defer free()
+	loss := 0.0
+	metrics := make([]float64, len(t.obj.MetricNames()))
+	for lo := 0; lo < len(seqs); lo += rows {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hi := min(lo+rows, len(seqs))
+		args := make([]any, 0, 2*np+8)
+		for _, x := range t.m.params {
+			args = append(args, x)
+		}
+		for _, x := range acc {
+			args = append(args, x)
+		}
+		args = append(args, batchArgs(seqs[lo:hi], in.rows(lo, hi), tot, shift)...)
+		out, err := t.grad.Call(args...)
+		if err != nil {
+			return nil, err
+		}
+		free()
+		copy(acc, out[:np])
+		for j, x := range out[np:] {
+			v := float64(tensors.MustCopyFlatData[float32](x)[0])
+			if j == 0 {
+				loss += v
+			} else {
+				metrics[j-1] += v
+			}
+			x.FinalizeAll()
+		}
+	}
+	args := append(t.stateArgs(), hyper...)
+	for _, x := range acc {
+		args = append(args, x)
+	}
+	out, err := t.upd.Call(append(args, float32(loss))...)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range metrics {
+		out = append(out, tensors.FromScalar(float32(v)))
+	}
+	return out, nil
+}
+
+// objectiveLoss is the objective on a (micro-)batch of tokens [B, T]
+// given the weights; inputs are the present fields then the totals.
+func (t *Trainer) objectiveLoss(params []*Node, tokens *Node, inputs []*Node) (loss *Node, metrics []*Node) {
+	w := t.m.bind(params)
+	in := bindInputs(t.obj.Inputs(), inputs)
+	if obj, ok := t.obj.(ScoreObjective); ok {
+		h := forward(t.m.Config, w, embedTokens(w, tokens), sequenceInputs(t.m.Config, tokens), nil)
+		return obj.ScoreLoss(labelZero(headLogits(w, h)), in) // scores [B, T]
+	}
+	logp, entropy := tokenLogProbs(t.m.Config, w, tokens) // [B, T−1]
+	return t.obj.(LMObjective).Loss(logp, entropy, in)
+}
+
+// buildStep is the fused update graph:
+// inputs: params, moments, velocities, lr, lr/(1−β1ⁿ), √(1−β2ⁿ), tokens [B, T], inputs [B, T−1], totals;
 // outputs: new params, moments, velocities, loss, grad norm, finite flag, metrics.
 func (t *Trainer) buildStep(inputs []*Node) []*Node {
 	np := len(t.m.specs)
 	params, mom, vel := inputs[:np], inputs[np:2*np], inputs[2*np:3*np]
 	lr, stepSize, bc2sqrt, tokens := inputs[3*np], inputs[3*np+1], inputs[3*np+2], inputs[3*np+3]
-	extra := inputs[3*np+4:]
-	w := t.m.bind(params)
-	var loss *Node
-	var metrics []*Node
-	if obj, ok := t.obj.(ScoreObjective); ok {
-		h := forward(t.m.Config, w, embedTokens(w, tokens), sequenceInputs(t.m.Config, tokens), nil)
-		loss, metrics = obj.ScoreLoss(labelZero(headLogits(w, h)), extra) // scores [B, T]
-	} else {
-		logp, entropy := tokenLogProbs(t.m.Config, w, tokens)
-		loss, metrics = t.obj.(LMObjective).Loss(logp, entropy, extra)
-	}
+	loss, metrics := t.objectiveLoss(params, tokens, inputs[3*np+4:])
 	grads := Gradient(loss, params...)
+	out := t.adamW(params, mom, vel, grads, loss, lr, stepSize, bc2sqrt)
+	return append(out, metrics...)
+}
 
+// buildGrad is one micro-batch's gradient added to an accumulator:
+// inputs: params, accumulated gradients, tokens [B, T], inputs [B, T−1], totals;
+// outputs: accumulator + ∂loss/∂params, loss, metrics.
+func (t *Trainer) buildGrad(inputs []*Node) []*Node {
+	np := len(t.m.specs)
+	params, acc, tokens := inputs[:np], inputs[np:2*np], inputs[2*np]
+	loss, metrics := t.objectiveLoss(params, tokens, inputs[2*np+1:])
+	grads := Gradient(loss, params...)
+	out := make([]*Node, np, np+1+len(metrics))
+	for i, g := range grads {
+		out[i] = Add(acc[i], g)
+	}
+	out = append(out, loss)
+	return append(out, metrics...)
+}
+
+// buildUpdate applies AdamW with an accumulated gradient:
+// inputs: params, moments, velocities, lr, lr/(1−β1ⁿ), √(1−β2ⁿ), gradients, loss;
+// outputs: new params, moments, velocities, loss, grad norm, finite flag.
+func (t *Trainer) buildUpdate(inputs []*Node) []*Node {
+	np := len(t.m.specs)
+	params, mom, vel := inputs[:np], inputs[np:2*np], inputs[2*np:3*np]
+	lr, stepSize, bc2sqrt := inputs[3*np], inputs[3*np+1], inputs[3*np+2]
+	grads, loss := inputs[3*np+3:4*np+3], inputs[4*np+3]
+	return t.adamW(params, mom, vel, grads, loss, lr, stepSize, bc2sqrt)
+}
+
+// adamW is PyTorch's clip_grad_norm_ then AdamW step:
+// g ← g·min(1, c/(‖g‖+1e−6)), m ← β1·m + (1−β1)·g, v ← β2·v + (1−β2)·g²,
+// p ← p·(1 − lr·λ) − lr/(1−β1ⁿ) · m / (√v/√(1−β2ⁿ) + ε), applied only
+// when the loss, the norm and everything written are finite. Outputs: new
+// params, moments, velocities, loss, grad norm, finite flag.
+func (t *Trainer) adamW(params, mom, vel, grads []*Node, loss, lr, stepSize, bc2sqrt *Node) []*Node {
+	np := len(params)
 	sq := ReduceAllSum(Square(grads[0]))
 	for _, g := range grads[1:] {
 		sq = Add(sq, ReduceAllSum(Square(g)))
@@ -319,6 +459,5 @@ func (t *Trainer) buildStep(inputs []*Node) []*Node {
 		out[np+i] = Where(finite, m[i], mom[i])
 		out[2*np+i] = Where(finite, v[i], vel[i])
 	}
-	res := append(out, loss, norm, ConvertDType(finite, dtypes.Float32))
-	return append(res, metrics...)
+	return append(out, loss, norm, ConvertDType(finite, dtypes.Float32))
 }

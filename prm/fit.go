@@ -46,7 +46,7 @@ func (p *PRM) fit(ctx context.Context, c TrainConfig, seqs [][]int32, labels, we
 			bs[i], by[i], bw[i] = seqs[j], labels[j], weights[j]
 			tokens += len(seqs[j])
 		}
-		st, err := tr.Step(ctx, bs, [][][]float32{by, bw}, sched.At(step))
+		st, err := tr.Step(ctx, bs, model.TokenInputs{Mask: bw, Label: by}, sched.At(step))
 		if err != nil {
 			return 0, 0, fmt.Errorf("prm train step %d: %w", step, err)
 		}

@@ -72,6 +72,22 @@ type Verifier interface {
 	Verify(ctx context.Context, p Prompt, response string) (Verdict, error)
 }
 
+// Weighted is a verifier with a default weight in the combined reward
+// (a judge's configured weight); a verifier without it weighs 1. A run's
+// reward_weights setting overrides it.
+type Weighted interface {
+	Verifier
+	Weight() float64
+}
+
+// Reporter is a verifier with metrics of its own (a judge's requests,
+// retries and cache hits), written with every step's metrics under the
+// keys it returns.
+type Reporter interface {
+	Verifier
+	Metrics() map[string]float64
+}
+
 // Factory builds a verifier from a spec, a comma-separated list of key=value
 // pairs (for example "url=http://localhost:8000/v1,model=judge").
 type Factory func(spec string) (Verifier, error)

@@ -280,6 +280,9 @@ func (t *Trainer) readCheckpoint(dir string) error {
 	if t.opt, err = model.NewTrainer(m, t.c.Optimizer, t.loss); err != nil {
 		return err
 	}
+	if err := t.opt.SetMemory(t.c.Memory); err != nil {
+		return err
+	}
 	ts, err := model.ReadSafetensors(filepath.Join(dir, "optimizer.safetensors"))
 	if err != nil {
 		return err

@@ -56,6 +56,10 @@ type Config struct {
 
 	Schedule  `yaml:",inline"`
 	Optimizer model.AdamW `json:"optimizer" yaml:"optimizer"`
+	// Memory splits each update's batch into micro-batches that fit
+	// memory_budget (or of micro_batch sequences); the update is the
+	// whole batch's to float32 rounding.
+	model.Memory `yaml:",inline"`
 	// ClipLow and ClipHigh are the surrogate's ε_low and ε_high (0.2 each).
 	ClipLow  float64 `json:"clip_low" yaml:"clip_low"`
 	ClipHigh float64 `json:"clip_high" yaml:"clip_high"`
@@ -119,6 +123,12 @@ func (d *Duration) Set(s string) error {
 	return err
 }
 
+// DefaultMemory is the training step's memory setting by default: a
+// budget of 4 GiB, which runs the small (~1M) and medium presets' default
+// batches whole, as before micro-batches existed, and splits the batches
+// of a model with a large vocabulary (README, Memory).
+func DefaultMemory() model.Memory { return model.Memory{Budget: 4 << 30} }
+
 // DefaultConfig returns the defaults documented on Config's fields.
 func DefaultConfig() Config {
 	opt := model.DefaultAdamW()
@@ -127,8 +137,8 @@ func DefaultConfig() Config {
 		Task: "toolcall", Method: "gdpo", Credit: credit.DefaultConfig(),
 		Steps: 60, PromptsPerStep: 8, Group: 8, MaxTokens: 128, Temperature: 1, TopP: 1,
 		Schedule:  Schedule{Peak: 2e-4, WarmupSteps: 0, MinRatio: 1}, // 5e-4 raised the entropy and lowered the rewards of the small policy on toolcall within 8 steps
-		Optimizer: opt,
-		ClipLow:   0.2, ClipHigh: 0.2, LossAgg: AggTokenMean, Updates: 1,
+		Optimizer: opt, Memory: DefaultMemory(),
+		ClipLow: 0.2, ClipHigh: 0.2, LossAgg: AggTokenMean, Updates: 1,
 		EvalEvery: 20, EvalPrompts: 32, CheckpointEvery: 10, KeepCheckpoints: 2, SamplesPerStep: 4,
 		VerifyWorkers: 4, VerifyTimeout: Duration(5 * time.Second), MaxVerifyErrors: 0.2, Seed: 1,
 	}
@@ -148,6 +158,9 @@ func (c Config) Validate() error {
 	var ps Problems
 	bad := func(key, format string, args ...any) { ps = append(ps, Problem{key, fmt.Sprintf(format, args...)}) }
 	ps = append(ps, nonFinite(c, "")...)
+	if err := c.Memory.Validate(); err != nil {
+		bad("micro_batch", "%v", err)
+	}
 	if c.Init == "" {
 		bad("init", "a warmed-up policy folder is required (make one with `credo sft`)")
 	}

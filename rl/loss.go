@@ -3,6 +3,8 @@ package rl
 import (
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // graph code reads like math
+
+	"github.com/credo-rl/credo/model"
 )
 
 // Loss is the policy objective of ALGORITHMS.md §3, a model.LMObjective.
@@ -12,7 +14,9 @@ import (
 //	k3  = exp(logπ_ref − logπ_θ) − (logπ_ref − logπ_θ) − 1,
 //
 // aggregated by Agg. Its inputs, one value per target token: the mask of
-// response tokens, the token advantages A, logπ_old and logπ_ref.
+// response tokens, the token advantages A, logπ_old and logπ_ref. Means
+// divide by the whole batch's totals (model.TokenNodes), so a batch split
+// into micro-batches gives the same loss and metrics.
 type Loss struct {
 	ClipLow, ClipHigh float64
 	KLBeta            float64
@@ -22,7 +26,9 @@ type Loss struct {
 }
 
 // Inputs: mask, advantage, old log-prob, reference log-prob.
-func (Loss) Inputs() int { return 4 }
+func (Loss) Inputs() model.Field {
+	return model.FieldMask | model.FieldAdvantage | model.FieldOldLogP | model.FieldRefLogP
+}
 
 // MetricNames names Loss's metrics.
 func (Loss) MetricNames() []string {
@@ -30,8 +36,8 @@ func (Loss) MetricNames() []string {
 }
 
 // Loss builds the objective from the policy's log-probs and entropies [B, T].
-func (l Loss) Loss(logp, entropy *Node, extra []*Node) (*Node, []*Node) {
-	mask, adv, old, ref := extra[0], extra[1], extra[2], extra[3] // [B, T]
+func (l Loss) Loss(logp, entropy *Node, in model.TokenNodes) (*Node, []*Node) {
+	mask, adv, old, ref := in.Mask, in.Advantage, in.OldLogP, in.RefLogP // [B, T]
 	ratio := Exp(Sub(logp, old))
 	clipped := ClipScalar(ratio, 1-l.ClipLow, 1+l.ClipHigh)
 	surr := Neg(Min(Mul(ratio, adv), Mul(clipped, adv)))
@@ -41,9 +47,8 @@ func (l Loss) Loss(logp, entropy *Node, extra []*Node) (*Node, []*Node) {
 	if l.KLBeta > 0 {
 		perToken = Add(surr, MulScalar(k3, l.KLBeta))
 	}
-	tokens := ReduceAllSum(mask)
-	one := OnesLike(tokens)
-	count := Max(tokens, one)
+	tokens := ReduceAllSum(mask)                 // this (micro-)batch's
+	count := Max(in.Tokens, OnesLike(in.Tokens)) // the whole batch's
 	mean := func(x *Node) *Node { return Div(ReduceAllSum(Mul(x, mask)), count) }
 
 	var loss *Node
@@ -52,11 +57,10 @@ func (l Loss) Loss(logp, entropy *Node, extra []*Node) (*Node, []*Node) {
 		perSeq := ReduceSum(mask, -1)                                                     // [B]
 		seqMean := Div(ReduceSum(Mul(perToken, mask), -1), Max(perSeq, OnesLike(perSeq))) // [B]
 		has := ConvertDType(GreaterThan(perSeq, ZerosLike(perSeq)), dtypes.Float32)
-		n := ReduceAllSum(has)
+		n := in.Sequences // the whole batch's sequences with a response token
 		loss = Div(ReduceAllSum(Mul(seqMean, has)), Max(n, OnesLike(n)))
-	case AggSeqMeanTokenSumNorm: // Σ / (B · T_max)
-		B := float64(mask.Shape().Dimensions[0])
-		loss = DivScalar(ReduceAllSum(Mul(perToken, mask)), B*float64(max(l.MaxTokens, 1)))
+	case AggSeqMeanTokenSumNorm: // Σ / (B · T_max), B the whole batch's
+		loss = Div(ReduceAllSum(Mul(perToken, mask)), MulScalar(in.Rows, float64(max(l.MaxTokens, 1))))
 	default: // token-mean over every response token of the batch
 		loss = mean(perToken)
 	}

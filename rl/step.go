@@ -11,6 +11,7 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/stats"
+	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
@@ -127,7 +128,7 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	}
 	m[run.KeyResponseLength], _ = stats.MeanStd(lengths)
 	for _, v := range t.rewards {
-		if jm, ok := v.(interface{ Metrics() map[string]float64 }); ok {
+		if jm, ok := v.(reward.Reporter); ok {
 			for k, x := range jm.Metrics() {
 				m[k] = x
 			}
@@ -178,7 +179,7 @@ func (t *Trainer) batch(s int, res []sample.Response, prompts []reward.Prompt, v
 
 // trainingBatch lays each response after its prompt and aligns the loss
 // inputs with the targets: mask, advantage, old and reference log-probs.
-func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sample.Response, adv [][]float64) ([][]int32, [][][]float32, error) {
+func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sample.Response, adv [][]float64) ([][]int32, model.TokenInputs, error) {
 	N := len(res)
 	seqs := make([][]int32, N)
 	mask, A, old := make([][]float32, N), make([][]float32, N), make([][]float32, N)
@@ -188,7 +189,7 @@ func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sa
 		n := len(seqs[i]) - 1
 		mask[i], A[i], old[i] = make([]float32, n), make([]float32, n), make([]float32, n)
 		if len(adv[i]) != len(r.Tokens) {
-			return nil, nil, fmt.Errorf("credit gave %d advantages for response %d of %d tokens", len(adv[i]), i, len(r.Tokens))
+			return nil, model.TokenInputs{}, fmt.Errorf("credit gave %d advantages for response %d of %d tokens", len(adv[i]), i, len(r.Tokens))
 		}
 		for j := range r.Tokens {
 			k := len(p) - 1 + j // target k predicts response token j
@@ -199,7 +200,7 @@ func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sa
 	if t.ref != nil {
 		lp, err := t.ref.LogProbs(ctx, seqs)
 		if err != nil {
-			return nil, nil, fmt.Errorf("reference log-probs: %w", err)
+			return nil, model.TokenInputs{}, fmt.Errorf("reference log-probs: %w", err)
 		}
 		ref = make([][]float32, N)
 		for i := range lp {
@@ -211,7 +212,7 @@ func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sa
 			}
 		}
 	}
-	return seqs, [][][]float32{mask, A, old, ref}, nil
+	return seqs, model.TokenInputs{Mask: mask, Advantage: A, OldLogP: old, RefLogP: ref}, nil
 }
 
 // rewardMetrics adds each reward's mean and std over applicable verdicts

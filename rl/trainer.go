@@ -144,7 +144,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	t.weights = make([]float64, len(t.rewards))
 	for k, v := range t.rewards {
 		t.weights[k] = 1
-		if w, ok := v.(interface{ Weight() float64 }); ok {
+		if w, ok := v.(reward.Weighted); ok {
 			t.weights[k] = w.Weight()
 		}
 		if w, ok := c.Weights[v.Name()]; ok {
@@ -251,6 +251,9 @@ func (t *Trainer) startPolicy() error {
 	t.policy = p
 	t.opt, err = model.NewTrainer(p.Model, t.c.Optimizer, t.loss)
 	if err != nil {
+		return &ConfigError{err}
+	}
+	if err := t.opt.SetMemory(t.c.Memory); err != nil {
 		return &ConfigError{err}
 	}
 	return nil

@@ -23,16 +23,22 @@ type WarmupConfig struct {
 	// Size picks a fresh model: tiny (tests), small (~1M parameters, the
 	// default: learns a task's format in minutes here) or medium (~10M).
 	Size string `json:"size"`
+	// Tokenizer is a Hugging Face tokenizer folder (tokenizer.json,
+	// tokenizer_config.json) a fresh model reads and writes with; empty:
+	// the byte-level tokenizer. Size qwen-small needs Qwen3's.
+	Tokenizer string `json:"tokenizer,omitempty"`
 	// Init continues from a checkpoint folder instead of fresh weights.
 	Init  string `json:"init,omitempty"`
 	Demos int    `json:"demos"` // demonstrations drawn (cycled through in shuffled epochs)
 	Steps int    `json:"steps"`
 	Batch int    `json:"batch"` // sequences per step
 	Schedule
-	Optimizer model.AdamW     `json:"optimizer"`
-	Demo      task.DemoConfig `json:"demo"`
-	Seed      uint64          `json:"seed"`
-	Eval      EvalConfig      `json:"eval"`
+	Optimizer model.AdamW `json:"optimizer"`
+	// Memory splits each step's batch into micro-batches (as Config's).
+	model.Memory
+	Demo task.DemoConfig `json:"demo"`
+	Seed uint64          `json:"seed"`
+	Eval EvalConfig      `json:"eval"`
 }
 
 // DefaultWarmup is sized for the small model on 2 cores: a few minutes.
@@ -40,10 +46,10 @@ func DefaultWarmup() WarmupConfig {
 	return WarmupConfig{
 		Task: "toolcall", Size: "small", Demos: 4000, Steps: 300, Batch: 16,
 		Schedule:  Schedule{Peak: 3e-3, WarmupSteps: 20, MinRatio: 0.1},
-		Optimizer: model.DefaultAdamW(),
-		Demo:      task.DefaultDemoConfig(),
-		Seed:      1,
-		Eval:      EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
+		Optimizer: model.DefaultAdamW(), Memory: DefaultMemory(),
+		Demo: task.DefaultDemoConfig(),
+		Seed: 1,
+		Eval: EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
 	}
 }
 
@@ -53,6 +59,9 @@ func (c WarmupConfig) Validate() error {
 	var ps Problems
 	bad := func(key, format string, args ...any) { ps = append(ps, Problem{key, fmt.Sprintf(format, args...)}) }
 	ps = append(ps, nonFinite(c, "")...)
+	if err := c.Memory.Validate(); err != nil {
+		bad("micro_batch", "%v", err)
+	}
 	for _, f := range []struct {
 		key string
 		v   int
@@ -90,8 +99,13 @@ func NewModelConfig(size string, vocab int) (model.Config, error) {
 		return model.Small(vocab), nil
 	case "medium":
 		return model.Medium(vocab), nil
+	case "qwen-small":
+		if vocab > model.QwenVocab {
+			return model.Config{}, fmt.Errorf("size qwen-small has Qwen3's %d-token vocabulary; the tokenizer has %d tokens", model.QwenVocab, vocab)
+		}
+		return model.QwenSmall(), nil
 	}
-	return model.Config{}, fmt.Errorf("unknown model size %q (known: tiny, small, medium)", size)
+	return model.Config{}, fmt.Errorf("unknown model size %q (known: tiny, small, medium, qwen-small)", size)
 }
 
 // WarmupReport summarises a warm-up run.
@@ -143,6 +157,9 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 	if err != nil {
 		return nil, rep, err
 	}
+	if err := tr.SetMemory(c.Memory); err != nil {
+		return nil, rep, &ConfigError{err}
+	}
 	rng := rand.New(rand.NewPCG(c.Seed, 0x5f7))
 	order := rng.Perm(len(seqs))
 	next := 0
@@ -165,7 +182,7 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 			next++
 			rep.Tokens += len(bs[i])
 		}
-		st, err := tr.Step(ctx, bs, [][][]float32{bm}, sched.At(step))
+		st, err := tr.Step(ctx, bs, model.TokenInputs{Mask: bm}, sched.At(step))
 		if err != nil {
 			return nil, rep, fmt.Errorf("warm-up step %d: %w", step+1, err)
 		}
@@ -210,7 +227,7 @@ func initPolicy(c WarmupConfig) (*policy.Policy, error) {
 	if c.Init != "" {
 		return policy.Load(c.Init)
 	}
-	tok, err := tokenizer.NewBytes()
+	tok, err := freshTokenizer(c.Size, c.Tokenizer)
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +240,22 @@ func initPolicy(c WarmupConfig) (*policy.Policy, error) {
 		return nil, err
 	}
 	return &policy.Policy{Model: m, Tok: tok}, nil
+}
+
+// freshTokenizer is a fresh model's tokenizer: the folder's, or the
+// byte-level one. Size qwen-small needs a Qwen-vocabulary folder.
+func freshTokenizer(size, dir string) (tokenizer.Tokenizer, error) {
+	if dir == "" {
+		if size == "qwen-small" {
+			return nil, Problems{{"tokenizer", "size qwen-small reads and writes with the Qwen3 tokenizer: pass its folder (tokenizer.json, tokenizer_config.json), such as ../shared/data/tokenizers/qwen3"}}
+		}
+		return tokenizer.NewBytes()
+	}
+	tok, err := tokenizer.Load(dir)
+	if err != nil {
+		return nil, Problems{{"tokenizer", err.Error()}}
+	}
+	return tok, nil
 }
 
 // demoSequences tokenizes demonstrations as prompt + response + EOS, with a
@@ -271,28 +304,18 @@ func tokenAccuracy(ctx context.Context, m *model.Model, seqs [][]int32, masks []
 	if len(seqs) == 0 {
 		return 0, nil
 	}
-	from := make([]int, len(seqs))
-	for i := range from {
-		from[i] = 1
-	}
-	dist, err := m.Distributions(ctx, seqs, from)
+	_, greedy, err := m.Targets(ctx, seqs) // vocabulary-chunked: no [B, T, V] table
 	if err != nil {
 		return 0, fmt.Errorf("held-out accuracy: %w", err)
 	}
 	right, total := 0, 0
-	for i, rows := range dist {
-		for t, p := range rows { // row t predicts seqs[i][t+1]
+	for i, g := range greedy {
+		for t, best := range g { // g[t] is the prediction of seqs[i][t+1]
 			if masks[i][t] == 0 {
 				continue
 			}
-			best := 0
-			for v := range p {
-				if p[v] > p[best] {
-					best = v
-				}
-			}
 			total++
-			if int32(best) == seqs[i][t+1] {
+			if best == seqs[i][t+1] {
 				right++
 			}
 		}

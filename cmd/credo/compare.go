@@ -109,7 +109,8 @@ func compareFlags(fs *flags, c *rl.CompareConfig) (trainConfig *string) {
 	fs.key("methods", "methods")
 	trainConfig = fs.String("train-config", "", "JSON or YAML file of training settings (as in a run's config.json) applied before these flags")
 	fs.bind(&c.Train, "", pick(trainSettings(), nil, "prm", "steps", "prompts_per_step", "group", "dynamic_sampling", "max_tokens", "lr",
-		"credit.beta", "credit.span_warmup_steps", "credit.replay_warmup_steps", "credit.scale_to", "eval_every", "eval_prompts")...)
+		"credit.beta", "credit.span_warmup_steps", "credit.replay_warmup_steps", "credit.scale_to", "eval_every", "eval_prompts",
+		"memory_budget", "micro_batch")...)
 	fs.bind(&c.Warmup, "warmup.", described("warm-up: ", pick(warmupSettings(),
 		map[string]string{"size": "warmup-size", "steps": "warmup-steps", "batch": "warmup-batch", "lr": "warmup-lr"},
 		"size", "steps", "batch", "lr", "demos", "demo.DefaultFlawRate", "demo.BlockRate"))...)

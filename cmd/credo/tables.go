@@ -23,6 +23,14 @@ func adamSettings() []setting {
 	}
 }
 
+// memorySettings are model.Memory's, for every command that trains.
+func memorySettings() []setting {
+	return []setting{
+		{"memory_budget", "memory-budget", "memory a training step's activations may take, such as 512MiB or 4GiB: a batch whose estimate (model.Config.StepBytes) is larger is split into micro-batches whose summed gradients give the same update; 0: never split"},
+		{"micro_batch", "micro-batch", "sequences per micro-batch, overriding --memory-budget (0: chosen from the budget)"},
+	}
+}
+
 // adamAliases are the AdamW flags' former names.
 var adamAliases = map[string]string{"beta1": "adam-beta1", "beta2": "adam-beta2"}
 
@@ -94,6 +102,7 @@ func trainSettings() []setting {
 		{"seed", "seed", "seed of sampling and every other random choice"},
 	}
 	ss = append(ss, under("optimizer.", adamSettings())...)
+	ss = append(ss, memorySettings()...)
 	return append(ss, under("credit.", creditSettings())...)
 }
 
@@ -112,7 +121,8 @@ func warmupSettings() []setting {
 		{"task", "task", "task whose demonstrations to learn: " + strings.Join(task.Names(), ", ")},
 		{"task_seed", "task-seed", "seed of the task's prompt generator and data"},
 		{"difficulty", "difficulty", "the task's difficulty settings, key=value,… (each task's keys: see README)"},
-		{"size", "size", "fresh model size: tiny, small (~1M parameters) or medium (~10M)"},
+		{"size", "size", "fresh model size: tiny, small (~1M parameters), medium (~10M) or qwen-small (small's layers with Qwen3's architecture and 151,936-token vocabulary, ~20M; needs --tokenizer)"},
+		{"tokenizer", "tokenizer", "Hugging Face tokenizer folder (tokenizer.json, tokenizer_config.json) of a fresh model, whose chat template formats prompts; empty: byte-level. qwen-small needs Qwen3's, such as ../shared/data/tokenizers/qwen3"},
 		{"init", "init", "start from this checkpoint folder instead of fresh weights"},
 		{"demos", "demos", "demonstrations to draw (cycled in shuffled epochs)"},
 		{"steps", "steps", "optimizer steps"},
@@ -127,6 +137,7 @@ func warmupSettings() []setting {
 		{"eval.eval_samples", "eval-samples", "sampled responses per evaluation prompt besides the greedy one"},
 		{"eval.eval_max_tokens", "eval-max-tokens", "new tokens per evaluation response"},
 	}
+	ss = append(ss, memorySettings()...)
 	return append(ss, under("optimizer.", adamSettings())...)
 }
 
@@ -143,7 +154,7 @@ var compareNoFlag = noFlag{
 	"train":                  "every training setting can be given in --train-config FILE (keys as in a run's config.json); the flags above override it",
 	"warmup.init":            "--init reuses a finished warm-up checkpoint instead of making one",
 	"warmup.lr_warmup_steps": warmupBySFT, "warmup.lr_min_ratio": warmupBySFT, "warmup.optimizer": warmupBySFT,
-	"warmup.seed": warmupBySFT, "warmup.eval": warmupBySFT,
+	"warmup.seed": warmupBySFT, "warmup.eval": warmupBySFT, "warmup.memory_budget": warmupBySFT, "warmup.micro_batch": warmupBySFT, "warmup.tokenizer": warmupBySFT,
 	"warmup.demo.FlawRate": warmupNoFlag["demo.FlawRate"],
 	"calibrate.group":      calibrateFromTrain, "calibrate.max_tokens": calibrateFromTrain, "calibrate.temperature": calibrateFromTrain,
 	"calibrate.eval_prompts": calibrateFromTrain, "calibrate.workers": calibrateFromTrain, "calibrate.timeout": calibrateFromTrain,

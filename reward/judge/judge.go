@@ -126,6 +126,13 @@ func (j *Judge) Name() string { return j.cfg.Name }
 // Weight is the reward's weight c[k] for the trainer.
 func (j *Judge) Weight() float64 { return j.cfg.Weight }
 
+// A judge has a default weight and metrics of its own: the trainer finds
+// them through these interfaces.
+var (
+	_ reward.Weighted = (*Judge)(nil)
+	_ reward.Reporter = (*Judge)(nil)
+)
+
 // Config returns the configuration with defaults filled in (no API key).
 func (j *Judge) Config() Config { return j.cfg }
 
