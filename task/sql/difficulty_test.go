@@ -71,7 +71,9 @@ func TestKnobsChangeQuestions(t *testing.T) {
 	}{
 		{"kinds=filter", func(s stats) bool { return len(s.kinds) == 1 && s.kinds["filter"] == 300 && s.joins == 0 }},
 		{"kinds=join+group", func(s stats) bool { return len(s.kinds) == 2 && s.kinds["join"] > 100 && s.kinds["group"] > 100 }},
-		{"joins=0", func(s stats) bool { return len(s.kinds) == 3 && s.kinds["join"] == 0 && s.joins == 0 && s.aggregates > 0 }},
+		{"joins=0", func(s stats) bool {
+			return len(s.kinds) == 3 && s.kinds["join"] == 0 && s.joins == 0 && s.aggregates > 0
+		}},
 		{"aggregates=0", func(s stats) bool { return s.aggregates == 0 && s.joins > 0 && s.kinds["group"] == 0 }},
 		{"kinds=filter+order,joins=0,aggregates=0", func(s stats) bool {
 			return len(s.kinds) == 2 && s.joins == 0 && s.aggregates == 0
