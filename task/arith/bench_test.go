@@ -11,7 +11,7 @@ import (
 // default flaw and block rates (so clean, slipped and malformed ones mix),
 // with the prompts they answer.
 func benchResponses() ([]task.Prompt, []string) {
-	ds := (&Task{seed: 1}).demos(1000, 1, task.DefaultDemoConfig())
+	ds := mk(1).demos(1000, 1, task.DefaultDemoConfig())
 	ps, rs := make([]task.Prompt, len(ds)), make([]string, len(ds))
 	for i, d := range ds {
 		ps[i], rs[i] = d.prompt, d.Response
@@ -23,7 +23,7 @@ func benchResponses() ([]task.Prompt, []string) {
 func BenchmarkVerify(b *testing.B) {
 	ps, rs := benchResponses()
 	ctx := context.Background()
-	for _, v := range (&Task{}).Rewards() {
+	for _, v := range mk(0).Rewards() {
 		b.Run(v.Name(), func(b *testing.B) {
 			for b.Loop() {
 				for i := range rs {
@@ -50,7 +50,7 @@ func BenchmarkSteps(b *testing.B) {
 
 // BenchmarkPrompt reports generated prompts per second.
 func BenchmarkPrompt(b *testing.B) {
-	t := &Task{seed: 1}
+	t := mk(1)
 	i := 0
 	for b.Loop() {
 		t.Prompt(task.Train, i)

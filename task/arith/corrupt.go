@@ -54,7 +54,7 @@ func (t *Task) PRMExamples(n int, seed uint64) []Labeled {
 	rng := rand.New(rand.NewPCG(seed, t.seed^prmStream))
 	out := make([]Labeled, 0, n)
 	for i := 0; len(out) < n; i++ {
-		pr := draw(rng, task.Train)
+		pr := t.gen.draw(rng, task.Train)
 		p := task.Prompt{ID: fmt.Sprintf("arith-prm-%d", i), Text: pr.text, Ref: pr.ref}
 		kind := Corruption(rng.IntN(len(corruptionNames)))
 		resp, first, err := Corrupt(rng, pr.ref, kind)

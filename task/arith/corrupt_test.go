@@ -13,7 +13,7 @@ import (
 // Corrupted solutions carry the labeler's labels, break the step they say,
 // and the answer reward agrees with the kind.
 func TestPRMExamples(t *testing.T) {
-	tk := &Task{seed: 6}
+	tk := mk(6)
 	const n = 2000
 	counts := map[Corruption]int{}
 	for _, l := range tk.PRMExamples(n, 3) {

@@ -58,7 +58,7 @@ func (t *Task) demos(n int, seed uint64, c task.DemoConfig) []demo {
 	pFormat := flawGivenNoBlock(c.Rate("format"), free)
 	out := make([]demo, n)
 	for i := range out {
-		pr := draw(rng, task.Train)
+		pr := t.gen.draw(rng, task.Train)
 		var ansBlock, fmtBlock bool
 		if rng.Float64() < blockRate {
 			switch rng.IntN(3) {

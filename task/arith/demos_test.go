@@ -15,7 +15,7 @@ import (
 // only correct steps; blocks are composed in reward order and never
 // contradicted; every problem is a training one.
 func TestDemosFlawWhatTheyList(t *testing.T) {
-	tk := &Task{seed: 5}
+	tk := mk(5)
 	c := task.DemoConfig{DefaultFlawRate: 0.3, BlockRate: 0.4}
 	kinds := map[string]int{}
 	for _, d := range tk.demos(2000, 11, c) {
@@ -81,7 +81,7 @@ func TestDemosFlawWhatTheyList(t *testing.T) {
 // Over 2,000 demonstrations the shares of flawed ones and of ones with
 // blocks are the configured rates, within four standard errors.
 func TestDemoRates(t *testing.T) {
-	tk := &Task{seed: 8}
+	tk := mk(8)
 	const n = 2000
 	tests := []task.DemoConfig{
 		{FlawRate: map[string]float64{"answer": 0.2, "format": 0.1}, BlockRate: 0.3},
@@ -119,7 +119,7 @@ func TestDemoRates(t *testing.T) {
 }
 
 func TestDemosDeterministic(t *testing.T) {
-	a, b := &Task{seed: 2}, &Task{seed: 2}
+	a, b := mk(2), mk(2)
 	c := task.DefaultDemoConfig()
 	da, db := a.Demos(200, 4, c), b.Demos(200, 4, c)
 	for i := range da {

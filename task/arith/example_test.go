@@ -56,3 +56,27 @@ func Example() {
 	// span "43"
 	// span "121"
 }
+
+// Difficulty settings: one-step sums with operands up to 20, none told as
+// a word problem.
+func Example_difficulty() {
+	d, err := task.ParseDifficulty("min_ops=1,max_ops=1,operators=+,max=20,words=0")
+	if err != nil {
+		panic(err)
+	}
+	t, err := task.New("arith", task.Config{Seed: 7, Difficulty: d})
+	if err != nil {
+		panic(err)
+	}
+	for i := range 3 {
+		p := t.Prompt(task.Train, i)
+		fmt.Println(p.Text, "=", p.Ref.(arith.Ref).Answer)
+	}
+	_, err = task.New("arith", task.Config{Difficulty: task.Difficulty{"operators": "/"}})
+	fmt.Println(err)
+	// Output:
+	// Compute 18 + 16. = 34
+	// Compute 10 + 20. = 30
+	// Compute 15 + 2. = 17
+	// arith: difficulty operators=/: want some of + - * each at most once, e.g. +-
+}

@@ -8,18 +8,19 @@ import (
 	"github.com/credo-rl/credo/task"
 )
 
-// Limits of generated problems: small enough for a byte-level policy of a
-// few million parameters to learn the arithmetic.
+// Limits of generated problems at the default difficulty: small enough for
+// a byte-level policy of a few million parameters to learn the arithmetic.
+// The difficulty settings (Knobs) change the first five.
 const (
 	minOps, maxOps = 2, 4  // operations per problem
 	maxLeaf        = 99    // operands of + and -: 1..99
-	minFactor      = 2     // operands of * that are prompt numbers: 2..12
-	maxFactor      = 12    //
-	maxValue       = 999   // every intermediate result and the answer: 1..999
+	maxFactor      = 12    // operands of * that are prompt numbers: 2..12
 	wordShare      = 0.3   // share of problems told as a word problem
+	opsString      = "+-*" // the operators, drawn uniformly
+	minFactor      = 2     //
+	maxValue       = 999   // every intermediate result and the answer: 1..999
 	fillTries      = 50    // leaf draws per tree shape before a new shape
 	testModulus    = 5     // one canonical expression in five is a test problem
-	opsString      = "+-*" // the operators, drawn uniformly
 )
 
 // node is an expression tree: a leaf (op 0) holding a prompt number, or an
@@ -30,28 +31,30 @@ type node struct {
 	l, r *node
 }
 
-// shape builds a random binary tree with n operations and no values.
-func shape(rng *rand.Rand, n int) *node {
+// shape builds a random binary tree with n operations, drawn uniformly
+// from ops, and no values.
+func shape(rng *rand.Rand, n int, ops string) *node {
 	if n == 0 {
 		return &node{}
 	}
 	k := rng.IntN(n)
-	return &node{op: opsString[rng.IntN(len(opsString))], l: shape(rng, k), r: shape(rng, n-1-k)}
+	return &node{op: ops[rng.IntN(len(ops))], l: shape(rng, k, ops), r: shape(rng, n-1-k, ops)}
 }
 
-// fill draws every leaf (2..12 under '*', 1..99 elsewhere) and evaluates
-// the tree. It reports whether every operation's value is in 1..999.
-func fill(rng *rand.Rand, n *node, parent byte) bool {
+// fill draws every leaf (2..g.factor under '*', 1..g.leaf elsewhere) and
+// evaluates the tree. It reports whether every operation's value is in
+// 1..999.
+func (g *gen) fill(rng *rand.Rand, n *node, parent byte) bool {
 	if n.op == 0 {
 		if parent == '*' {
-			n.v = minFactor + rng.Int64N(maxFactor-minFactor+1)
+			n.v = minFactor + rng.Int64N(g.factor-minFactor+1)
 		} else {
-			n.v = 1 + rng.Int64N(maxLeaf)
+			n.v = 1 + rng.Int64N(g.leaf)
 		}
 		return true
 	}
-	okL := fill(rng, n.l, n.op)
-	okR := fill(rng, n.r, n.op)
+	okL := g.fill(rng, n.l, n.op)
+	okR := g.fill(rng, n.r, n.op)
 	v, ok := apply(n.op, n.l.v, n.r.v)
 	n.v = v
 	return okL && okR && ok && v >= 1 && v <= maxValue
@@ -127,19 +130,33 @@ type problem struct {
 	ref  Ref
 }
 
-// generate draws one problem: a word problem (30%) or a bare expression.
-func generate(rng *rand.Rand) problem {
+// generate draws one problem: a word problem (g.words of them, among the
+// templates the settings allow) or a bare expression.
+func (g *gen) generate(rng *rand.Rand) problem {
+	p, _ := g.generateWithin(rng, nil)
+	return p
+}
+
+// generateWithin is generate with a budget of leaf draws (nil: none); ok is
+// false when the budget ran out first.
+func (g *gen) generateWithin(rng *rand.Rand, budget *int) (p problem, ok bool) {
 	for {
 		var root *node
 		var tm *template
-		if rng.Float64() < wordShare {
-			tm = &templates[rng.IntN(len(templates))]
+		if rng.Float64() < g.words && len(g.templates) > 0 {
+			tm = g.templates[rng.IntN(len(g.templates))]
 			root = tm.shape()
 		} else {
-			root = shape(rng, minOps+rng.IntN(maxOps-minOps+1))
+			root = shape(rng, g.minOps+rng.IntN(g.maxOps-g.minOps+1), g.ops)
 		}
 		for range fillTries {
-			if !fill(rng, root, 0) {
+			if budget != nil {
+				if *budget <= 0 {
+					return problem{}, false
+				}
+				*budget--
+			}
+			if !g.fill(rng, root, 0) {
 				continue
 			}
 			var b strings.Builder
@@ -157,7 +174,7 @@ func generate(rng *rand.Rand) problem {
 				Answer:   strconv.FormatInt(root.v, 10),
 				Numbers:  nums,
 				Solution: steps,
-			}}
+			}}, true
 		}
 	}
 }
@@ -165,12 +182,12 @@ func generate(rng *rand.Rand) problem {
 // draw generates problems until one belongs to split. The split is a
 // function of the canonical expression alone (never of the seed), so no
 // seed ever trains on a test problem.
-func draw(rng *rand.Rand, split task.Split) problem {
+func (g *gen) draw(rng *rand.Rand, split task.Split) problem {
 	if split != task.Test {
 		split = task.Train // any other value means the training split, as Split.String says
 	}
 	for {
-		p := generate(rng)
+		p := g.generate(rng)
 		if splitOf(p.ref.Expr) == split {
 			return p
 		}

@@ -91,7 +91,7 @@ func FuzzVerifiers(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
-	vs := (&Task{}).Rewards()
+	vs := mk(0).Rewards()
 	f.Fuzz(func(t *testing.T, resp string) {
 		for _, v := range vs {
 			vd, err := v.Verify(context.Background(), example17, resp)

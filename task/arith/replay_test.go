@@ -15,7 +15,7 @@ import (
 // block nor its wording (the reference answer, the format's step
 // template); the full one holds both.
 func TestReplayPromptWithoutBlock(t *testing.T) {
-	tk := &Task{seed: 6}
+	tk := mk(6)
 	ctx := context.Background()
 	for i := range 100 {
 		p := tk.Prompt(task.Train, i)

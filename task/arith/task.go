@@ -57,17 +57,24 @@ func refOf(p task.Prompt) (Ref, bool) {
 // answer and format, and exact step labels for a process reward model.
 type Task struct {
 	seed uint64
+	gen  *gen
 }
 
 var (
 	_ task.Task          = (*Task)(nil)
 	_ task.StepLabeler   = (*Task)(nil)
 	_ task.StepCorrupter = (*Task)(nil)
+	_ task.Tunable       = (*Task)(nil)
 )
 
-// New builds the arith task. Its prompts are a function of c.Seed alone.
+// New builds the arith task. Its prompts are a function of c.Seed and the
+// difficulty settings (Knobs) alone.
 func New(c task.Config) (task.Task, error) {
-	return &Task{seed: c.Seed}, nil
+	g, err := newGen(c.Difficulty)
+	if err != nil {
+		return nil, fmt.Errorf("arith: %w", err)
+	}
+	return &Task{seed: c.Seed, gen: g}, nil
 }
 
 // Name is "arith".
@@ -82,7 +89,7 @@ func (t *Task) Prompt(split task.Split, i int) task.Prompt {
 		split = task.Train
 	}
 	rng := rand.New(rand.NewPCG(t.seed, uint64(i)<<1|uint64(split)))
-	p := draw(rng, split)
+	p := t.gen.draw(rng, split)
 	return task.Prompt{ID: fmt.Sprintf("arith-%s-%d", split, i), Text: p.text, Ref: p.ref}
 }
 

@@ -99,7 +99,7 @@ func TestRegistered(t *testing.T) {
 // evaluator finds, values in 1..999, the prompt's numbers in its text, and
 // a canonical response that scores 1 on both rewards with every step correct.
 func TestGeneratedPrompts(t *testing.T) {
-	tk := &Task{seed: 42}
+	tk := mk(42)
 	words := 0
 	for _, split := range []task.Split{task.Train, task.Test} {
 		for i := range 1000 {
@@ -145,7 +145,7 @@ func TestGeneratedPrompts(t *testing.T) {
 }
 
 func TestSplitsDisjoint(t *testing.T) {
-	tk := &Task{seed: 3}
+	tk := mk(3)
 	const n = 3000
 	texts := map[string]task.Split{}
 	exprs := map[string]task.Split{}
@@ -179,7 +179,7 @@ func TestSplitsDisjoint(t *testing.T) {
 }
 
 func TestPromptDeterminism(t *testing.T) {
-	a, b, c := &Task{seed: 9}, &Task{seed: 9}, &Task{seed: 10}
+	a, b, c := mk(9), mk(9), mk(10)
 	differ := 0
 	for _, split := range []task.Split{task.Train, task.Test} {
 		for i := range 300 {

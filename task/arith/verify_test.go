@@ -145,7 +145,7 @@ func TestFormatSpansCapped(t *testing.T) {
 func TestVerifiersContextAndBadPrompts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, v := range (&Task{}).Rewards() {
+	for _, v := range mk(0).Rewards() {
 		if _, err := v.Verify(ctx, example17, good17); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s with a cancelled context: error %v", v.Name(), err)
 		}

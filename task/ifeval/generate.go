@@ -58,17 +58,18 @@ type spec struct {
 	bullets int    // exact number of bullet points
 }
 
-// drawSpec draws 2 to 6 constraint kinds with parameters that can all be
-// met together: the included and forbidden keywords differ and neither
-// contains the other, the end phrase holds neither a comma nor the
-// forbidden word, and word bounds leave room for the other constraints
-// (and for a demonstration to miss them on either side).
-func drawSpec(rng *rand.Rand) *spec {
+// drawSpec draws s.min to s.max constraint kinds (2 to 6 by default)
+// among s.kinds, with parameters that can all be met together: the
+// included and forbidden keywords differ and neither contains the other,
+// the end phrase holds neither a comma nor the forbidden word, and word
+// bounds leave room for the other constraints (and for a demonstration to
+// miss them on either side).
+func drawSpec(rng *rand.Rand, s *settings) *spec {
 	tp := &topics[rng.IntN(len(topics))]
 	sp := &spec{topic: tp, request: fmt.Sprintf(requests[rng.IntN(len(requests))], tp.name), has: map[string]bool{}}
-	n := 2 + rng.IntN(5)
-	for _, i := range rng.Perm(len(kindOrder))[:n] {
-		sp.has[kindOrder[i]] = true
+	n := s.min + rng.IntN(s.max-s.min+1)
+	for _, i := range rng.Perm(len(s.kinds))[:n] {
+		sp.has[s.kinds[i]] = true
 	}
 	if sp.has[KindInclude] {
 		sp.include = tp.nouns[rng.IntN(len(tp.nouns))]

@@ -18,11 +18,22 @@ func init() { task.Register("ifeval", New) }
 type Task struct {
 	seed    uint64
 	rewards []reward.Verifier
+	set     settings
 }
 
-// New builds the task. Only c.Seed matters: the task writes no data.
+var (
+	_ task.Task    = (*Task)(nil)
+	_ task.Tunable = (*Task)(nil)
+)
+
+// New builds the task from c.Seed and the difficulty settings (Knobs): the
+// task writes no data.
 func New(c task.Config) (task.Task, error) {
-	t := &Task{seed: c.Seed}
+	set, err := readSettings(c.Difficulty)
+	if err != nil {
+		return nil, fmt.Errorf("ifeval: %w", err)
+	}
+	t := &Task{seed: c.Seed, set: set}
 	for _, k := range kindOrder {
 		t.rewards = append(t.rewards, NewVerifier(k))
 	}
@@ -51,7 +62,7 @@ func (t *Task) generate(split task.Split, i int) (task.Prompt, *spec) {
 	}
 	rng := rand.New(rand.NewPCG(t.seed, uint64(i)<<1|uint64(split&1)))
 	for {
-		sp := drawSpec(rng)
+		sp := drawSpec(rng, &t.set)
 		items := sp.items()
 		text := promptText(sp.request, items)
 		if splitOf(text) != split {

@@ -23,12 +23,16 @@ type question struct {
 // that select at least one row.
 type template func(r *rand.Rand, d *dataset) question
 
-// kinds groups the templates by the kind of query they ask for; the
-// generator picks a kind, then a template, uniformly.
-var kinds = []struct {
+// kind is a kind of query and the templates that ask for it.
+type kind struct {
 	name      string
 	templates []template
-}{
+}
+
+// kinds groups the templates by the kind of query they ask for; the
+// generator picks a kind, then a template, uniformly (among those the
+// difficulty settings keep).
+var kinds = []kind{
 	{"filter", []template{
 		func(r *rand.Rand, d *dataset) question {
 			c := pick(r, d.customers).city
@@ -168,9 +172,9 @@ func ordered(x question) question {
 
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
 
-// draw makes one random question.
-func draw(r *rand.Rand, d *dataset) question {
-	k := kinds[r.IntN(len(kinds))]
+// draw makes one random question of one of ks.
+func draw(r *rand.Rand, d *dataset, ks []kind) question {
+	k := ks[r.IntN(len(ks))]
 	x := pick(r, k.templates)(r, d)
 	x.Kind = k.name
 	return x

@@ -69,9 +69,13 @@ type Task struct {
 	ownDir  string // a temporary directory Close removes ("" when the caller chose Dir)
 	box     *sandbox
 	rewards []reward.Verifier
+	kinds   []kind // the kinds and templates the difficulty settings keep
 }
 
-var _ task.Task = (*Task)(nil)
+var (
+	_ task.Task    = (*Task)(nil)
+	_ task.Tunable = (*Task)(nil)
+)
 
 // New builds the task with default Options; it is the registered
 // constructor. Close the task (it implements io.Closer) to release the
@@ -84,6 +88,11 @@ func New(c task.Config) (task.Task, error) { return Open(c, Options{}) }
 func Open(c task.Config, o Options) (*Task, error) {
 	o = o.withDefaults()
 	t := &Task{seed: c.Seed, data: generate(c.Seed)}
+	ks, err := selectKinds(c.Difficulty, t.data)
+	if err != nil {
+		return nil, fmt.Errorf("sql task: %w", err)
+	}
+	t.kinds = ks
 	dir := c.Dir
 	if dir == "" {
 		d, err := os.MkdirTemp("", "credo-sql-")
@@ -154,7 +163,7 @@ func (t *Task) Prompt(split task.Split, i int) task.Prompt {
 // both splits hold every template.
 func (t *Task) drawIn(r *rand.Rand, split task.Split) question {
 	for {
-		x := draw(r, t.data)
+		x := draw(r, t.data, t.kinds)
 		if t.splitOf(x.text) == split {
 			return x
 		}

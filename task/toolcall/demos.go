@@ -103,7 +103,7 @@ func (t *Task) demos(n int, seed uint64, c task.DemoConfig) ([]task.Demo, []*Ref
 func (t *Task) counterfactual(r *rand.Rand, ex example) example {
 	for {
 		name := pick(r, ex.shown)
-		d := drawers[name](r)
+		d := drawers[name](r, &t.set)
 		ref := &Ref{Functions: ex.ref.Functions, Answer: Answer{Function: name, Params: d.args}}
 		ref.call = ref.referenceCall().String()
 		if !ex.ref.accepts(ref.call) {
@@ -156,7 +156,12 @@ func flawCall(r *rand.Rand, ex example, call Value) Value {
 	args, _ := call.Get("arguments")
 	args.Members = slices.Clone(args.Members)
 	fn := ex.ref.function(ex.ref.Answer.Function)
-	switch r.IntN(3) {
+	others := slices.DeleteFunc(slices.Clone(ex.shown), func(s string) bool { return s == fn.Name })
+	kind := r.IntN(3)
+	if kind == 2 && len(others) == 0 {
+		kind = 0 // a single tool offered: no other name to call
+	}
+	switch kind {
 	case 0:
 		i := r.IntN(len(args.Members))
 		m := &args.Members[i]
@@ -165,7 +170,6 @@ func flawCall(r *rand.Rand, ex example, call Value) Value {
 		drop := pick(r, fn.Required)
 		args.Members = slices.DeleteFunc(args.Members, func(m Member) bool { return m.Key == drop })
 	default:
-		others := slices.DeleteFunc(slices.Clone(ex.shown), func(s string) bool { return s == fn.Name })
 		name = strVal(pick(r, others))
 	}
 	return objVal(member("name", name), member("arguments", args))

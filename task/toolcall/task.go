@@ -3,6 +3,7 @@ package toolcall
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/task"
@@ -15,10 +16,21 @@ type Task struct {
 	seed  uint64
 	tools []Function
 	sigs  []string // Signature of each tool
+	set   settings
 }
 
-// New builds the task. c.Seed drives the prompts; c.Dir is not used.
+var (
+	_ task.Task    = (*Task)(nil)
+	_ task.Tunable = (*Task)(nil)
+)
+
+// New builds the task. c.Seed drives the prompts; c.Dir is not used;
+// c.Difficulty holds the settings of Knobs.
 func New(c task.Config) (task.Task, error) {
+	set, err := readSettings(c.Difficulty)
+	if err != nil {
+		return nil, fmt.Errorf("toolcall: %w", err)
+	}
 	tools, err := parseTools()
 	if err != nil {
 		return nil, fmt.Errorf("toolcall: %w", err)
@@ -27,7 +39,7 @@ func New(c task.Config) (task.Task, error) {
 	for i, f := range tools {
 		sigs[i] = Signature(f)
 	}
-	return &Task{seed: c.Seed, tools: tools, sigs: sigs}, nil
+	return &Task{seed: c.Seed, tools: tools, sigs: sigs, set: set}, nil
 }
 
 // Name is "toolcall".
@@ -85,22 +97,29 @@ func (t *Task) drawIn(r *rand.Rand, split task.Split) example {
 	}
 }
 
-// draw generates one prompt: the target tool and one other, in a random
-// order (as in BFCL's multiple category), then the user's request. Two tools
-// keep prompts short enough for a 256-byte context with the response.
+// draw generates one prompt: the target tool and set.tools-1 others, the
+// target at a uniform position (as in BFCL's multiple category), then the
+// user's request. The default two tools keep prompts short enough for a
+// 256-byte context with the response.
 func (t *Task) draw(r *rand.Rand) example {
+	k := t.set.tools
 	order := r.Perm(len(t.tools))
-	shown := order[:2]
+	shown := order[:k]
 	target := t.tools[shown[0]]
-	if r.IntN(2) == 0 {
-		shown[0], shown[1] = shown[1], shown[0]
-	}
-	d := drawers[target.Name](r)
+	// position k-1-j for a uniform j: with two tools, the draw that put
+	// the target second before the setting existed.
+	pos := k - 1 - r.IntN(k)
+	shown[0], shown[pos] = shown[pos], shown[0]
+	d := drawers[target.Name](r, &t.set)
 
-	a, b := shown[0], shown[1]
-	ref := &Ref{Functions: []Function{t.tools[a], t.tools[b]}, Answer: Answer{Function: target.Name, Params: d.args}}
-	text := "Tools: " + t.sigs[a] + "; " + t.sigs[b] + "\nUser: " + d.request
-	names := []string{t.tools[a].Name, t.tools[b].Name}
+	ref := &Ref{Answer: Answer{Function: target.Name, Params: d.args}}
+	sigs := make([]string, k)
+	names := make([]string, k)
+	for j, i := range shown {
+		ref.Functions = append(ref.Functions, t.tools[i])
+		sigs[j], names[j] = t.sigs[i], t.tools[i].Name
+	}
+	text := "Tools: " + strings.Join(sigs, "; ") + "\nUser: " + d.request
 	return example{text: text, ref: ref, think: d.think, shown: names}
 }
 

@@ -70,11 +70,11 @@ func accept(name string, vals ...Value) Accepted { return Accepted{Name: name, V
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
 
 // drawers generate a request per tool, by name.
-var drawers = map[string]func(r *rand.Rand) draw{
-	"weather": func(r *rand.Rand) draw {
-		city := pick(r, cities)
+var drawers = map[string]func(r *rand.Rand, s *settings) draw{
+	"weather": func(r *rand.Rand, s *settings) draw {
+		city := pick(r, s.words(cities))
 		d := draw{think: "weather in " + city, args: []Accepted{accept("city", strVal(city))}}
-		if r.IntN(3) == 0 {
+		if s.omit(r, 3) {
 			d.request = fmt.Sprintf(pick(r, []string{"Weather in %s?", "What is the weather in %s?", "How is the weather in %s today?"}), city)
 			d.args = append(d.args, accept("unit", strVal(""), strVal("celsius")))
 			return d
@@ -84,13 +84,14 @@ var drawers = map[string]func(r *rand.Rand) draw{
 		d.args = append(d.args, accept("unit", strVal(unit)))
 		return d
 	},
-	"convert": func(r *rand.Rand) draw {
+	"convert": func(r *rand.Rand, s *settings) draw {
 		amount := fmt.Sprint(1 + r.IntN(500))
 		if r.IntN(2) == 0 {
 			amount += pick(r, []string{".5", ".25", ".75", ".1"})
 		}
-		i := r.IntN(len(currencies))
-		from, to := currencies[i], currencies[(i+1+r.IntN(len(currencies)-1))%len(currencies)]
+		cur := s.words(currencies)
+		i := r.IntN(len(cur))
+		from, to := cur[i], cur[(i+1+r.IntN(len(cur)-1))%len(cur)]
 		tmpl := pick(r, []string{"Convert %s %s to %s.", "How much is %s %s in %s?", "Exchange %s %s into %s."})
 		return draw{
 			request: fmt.Sprintf(tmpl, amount, from, to),
@@ -98,15 +99,15 @@ var drawers = map[string]func(r *rand.Rand) draw{
 			args:    []Accepted{accept("amount", numVal(amount)), accept("from", strVal(from)), accept("to", strVal(to))},
 		}
 	},
-	"timer": func(r *rand.Rand) draw {
+	"timer": func(r *rand.Rand, s *settings) draw {
 		m := 1 + r.IntN(90)
 		d := draw{think: fmt.Sprintf("timer %d min", m), args: []Accepted{accept("minutes", intVal(m))}}
-		if r.IntN(2) == 0 {
+		if s.omit(r, 2) {
 			d.request = fmt.Sprintf(pick(r, []string{"Set a timer for %d minutes.", "Timer for %d min, please.", "Remind me in %d minutes."}), m)
 			d.args = append(d.args, accept("label", strVal("")))
 			return d
 		}
-		label := pick(r, labels)
+		label := pick(r, s.words(labels))
 		if r.IntN(2) == 0 {
 			d.request = fmt.Sprintf("Set a %d minute timer for %s.", m, label)
 		} else {
@@ -115,8 +116,8 @@ var drawers = map[string]func(r *rand.Rand) draw{
 		d.args = append(d.args, accept("label", strVal(label)))
 		return d
 	},
-	"translate": func(r *rand.Rand) draw {
-		text, lang := pick(r, phrases), pick(r, languages)
+	"translate": func(r *rand.Rand, s *settings) draw {
+		text, lang := pick(r, s.words(phrases)), pick(r, languages)
 		tmpl := pick(r, []string{`Translate "%s" into %s.`, `How do you say "%s" in %s?`, `Say "%s" in %s.`})
 		return draw{
 			request: fmt.Sprintf(tmpl, text, strings.ToUpper(lang[:1])+lang[1:]),
@@ -124,10 +125,10 @@ var drawers = map[string]func(r *rand.Rand) draw{
 			args:    []Accepted{accept("text", strVal(text)), accept("lang", strVal(lang))},
 		}
 	},
-	"search": func(r *rand.Rand) draw {
-		q := pick(r, queries)
+	"search": func(r *rand.Rand, s *settings) draw {
+		q := pick(r, s.words(queries))
 		d := draw{think: "search " + q, args: []Accepted{accept("query", strVal(q))}}
-		if r.IntN(2) == 0 {
+		if s.omit(r, 2) {
 			d.request = fmt.Sprintf(pick(r, []string{"Search the web for %s.", "Look up %s.", "Find %s online."}), q)
 			d.args = append(d.args, accept("limit", strVal(""), intVal(5)))
 			return d

@@ -1,0 +1,61 @@
+// Package tasktest holds test helpers shared by the tasks: the rendering
+// of a task's prompt and demonstration stream that pins a task's default
+// difficulty to the prompts it produced before it had settings.
+package tasktest
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/credo-rl/credo/task"
+)
+
+// UpdateEnv names the environment variable that, set to 1, makes Golden
+// rewrite its file instead of comparing.
+const UpdateEnv = "CREDO_UPDATE_GOLDEN"
+
+// Stream renders the first n training and n test prompts of t (ID and
+// text, quoted) and its first demos demonstrations for seed 1 under the
+// default demonstration config (prompt and response, quoted): what a run
+// trains and evaluates on, answers included.
+func Stream(t task.Task, n, demos int) string {
+	var b strings.Builder
+	for _, split := range []task.Split{task.Train, task.Test} {
+		for i := range n {
+			p := t.Prompt(split, i)
+			fmt.Fprintf(&b, "prompt %s %q\n", p.ID, p.Text)
+		}
+	}
+	for i, d := range t.Demos(demos, 1, task.DefaultDemoConfig()) {
+		fmt.Fprintf(&b, "demo %d %q -> %q flaws %v\n", i, d.Prompt, d.Response, d.Flaws)
+	}
+	return b.String()
+}
+
+// Golden compares got with the file at path, line by line, and fails at
+// the first line that differs. With CREDO_UPDATE_GOLDEN=1 it writes got
+// to path instead.
+func Golden(t testing.TB, path, got string) {
+	t.Helper()
+	if os.Getenv(UpdateEnv) == "1" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("golden file: %v (write it with %s=1)", err, UpdateEnv)
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	for i := range min(len(gl), len(wl)) {
+		if gl[i] != wl[i] {
+			t.Fatalf("%s line %d differs:\n got %s\nwant %s", path, i+1, gl[i], wl[i])
+		}
+	}
+	if len(gl) != len(wl) {
+		t.Fatalf("%s: got %d lines, want %d", path, len(gl), len(wl))
+	}
+}

@@ -1,0 +1,180 @@
+package toolcall
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/credo-rl/credo/internal/tasktest"
+	"github.com/credo-rl/credo/task"
+)
+
+func tuned(t *testing.T, spec string) *Task {
+	t.Helper()
+	d, err := task.ParseDifficulty(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := task.New("toolcall", task.Config{Seed: 1, Difficulty: d})
+	if err != nil {
+		t.Fatalf("difficulty %q: %v", spec, err)
+	}
+	return tk.(*Task)
+}
+
+// The defaults spelled out are the default.
+func TestExplicitDefaultsAreTheDefault(t *testing.T) {
+	a := tasktest.Stream(tuned(t, ""), 20, 10)
+	b := tasktest.Stream(tuned(t, "tools=2,optional=mixed,vocab=20"), 20, 10)
+	if a != b {
+		t.Error("spelling the defaults out changes the prompts")
+	}
+}
+
+// tools=k offers k distinct tools, the target among them at every
+// position, and the prompt lists exactly their signatures.
+func TestToolsKnob(t *testing.T) {
+	for k := 1; k <= len(toolSchemas); k++ {
+		tk := tuned(t, "tools="+string(rune('0'+k)))
+		at := make([]int, k)
+		for i := range 400 {
+			p := tk.Prompt(task.Train, i)
+			ref := p.Ref.(*Ref)
+			if len(ref.Functions) != k {
+				t.Fatalf("tools=%d: %d functions offered", k, len(ref.Functions))
+			}
+			line, _, _ := strings.Cut(strings.TrimPrefix(p.Text, "Tools: "), "\nUser: ")
+			if n := strings.Count(line, "; ") + 1; n != k {
+				t.Fatalf("tools=%d: prompt lists %d signatures: %q", k, n, p.Text)
+			}
+			seen := map[string]bool{}
+			for j, f := range ref.Functions {
+				if seen[f.Name] {
+					t.Fatalf("tools=%d: %s offered twice", k, f.Name)
+				}
+				seen[f.Name] = true
+				if f.Name == ref.Answer.Function {
+					at[j]++
+				}
+			}
+		}
+		for j, n := range at {
+			if n < 400/k/2 {
+				t.Errorf("tools=%d: target at position %d in %d of 400 prompts, want about %d", k, j, n, 400/k)
+			}
+		}
+	}
+}
+
+// optionalOf reports, for a prompt whose target has an optional argument,
+// whether the request leaves it out (its accepted values include "").
+func optionalOf(ref *Ref) (omitted, ok bool) {
+	opt := map[string]string{"weather": "unit", "timer": "label", "search": "limit"}[ref.Answer.Function]
+	if opt == "" {
+		return false, false
+	}
+	for _, a := range ref.Answer.Params {
+		if a.Name == opt {
+			for _, v := range a.Values {
+				if v.Kind == String && v.Str == "" {
+					return true, true
+				}
+			}
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// optional=omit leaves every optional argument out of the request, state
+// states every one, mixed does both.
+func TestOptionalKnob(t *testing.T) {
+	for _, c := range []struct {
+		mode           string
+		omitted, state bool // whether some prompt omits / states it
+	}{{"omit", true, false}, {"state", false, true}, {"mixed", true, true}} {
+		tk := tuned(t, "optional="+c.mode)
+		var omitted, stated int
+		for i := range 300 {
+			o, ok := optionalOf(tk.Prompt(task.Train, i).Ref.(*Ref))
+			switch {
+			case !ok:
+			case o:
+				omitted++
+			default:
+				stated++
+			}
+		}
+		if (omitted > 0) != c.omitted || (stated > 0) != c.state {
+			t.Errorf("optional=%s: %d prompts omit the optional argument, %d state it", c.mode, omitted, stated)
+		}
+	}
+}
+
+// vocab=N draws every city from the first N cities; the default uses more.
+func TestVocabKnob(t *testing.T) {
+	citiesOf := func(tk *Task) map[string]bool {
+		out := map[string]bool{}
+		for i := range 600 {
+			ref := tk.Prompt(task.Train, i).Ref.(*Ref)
+			if ref.Answer.Function == "weather" {
+				out[ref.Answer.Params[0].Values[0].Str] = true
+			}
+		}
+		return out
+	}
+	small := citiesOf(tuned(t, "vocab=3"))
+	if len(small) != 3 {
+		t.Errorf("vocab=3: cities %v, want 3 of them", small)
+	}
+	for c := range small {
+		if !strings.Contains(strings.Join(cities[:3], ","), c) {
+			t.Errorf("vocab=3: city %s is not among the first three", c)
+		}
+	}
+	if all := citiesOf(tuned(t, "")); len(all) <= 10 {
+		t.Errorf("default: only %d cities", len(all))
+	}
+}
+
+// At every setting the clean demonstrations score 1 on both rewards and
+// the flawed ones break what they say (a single offered tool included,
+// where no other name can be called).
+func TestDemosAtSettings(t *testing.T) {
+	ctx := context.Background()
+	for _, spec := range []string{"tools=1", "tools=4,optional=state", "vocab=2,optional=omit"} {
+		tk := tuned(t, spec)
+		demos, refs, counters := tk.demos(400, 3, task.DemoConfig{DefaultFlawRate: 0.3, BlockRate: 0.3})
+		for i, d := range demos {
+			text, _, _ := strings.Cut(d.Prompt, "\n\n")
+			pr := task.Prompt{Text: text, Ref: refs[i]}
+			fv, _ := FormatVerifier{}.Verify(ctx, pr, d.Response)
+			cv, err := CallVerifier{}.Verify(ctx, pr, d.Response)
+			if err != nil {
+				t.Fatal(err)
+			}
+			flaw := strings.Join(d.Flaws, ",")
+			if wantF := !strings.Contains(flaw, "format"); (fv.Score == 1) != wantF {
+				t.Errorf("%s demo %d: format %v, flaws %v: %q", spec, i, fv.Score, d.Flaws, d.Response)
+			}
+			if wantC := !strings.Contains(flaw, "format") && !strings.Contains(flaw, "call"); counters[i] == nil && (cv.Score == 1) != wantC {
+				t.Errorf("%s demo %d: call %v, flaws %v: %q", spec, i, cv.Score, d.Flaws, d.Response)
+			}
+		}
+	}
+}
+
+func TestBadSettings(t *testing.T) {
+	for _, bad := range []string{"tools=0", "tools=6", "tools=two", "vocab=1", "vocab=21", "optional=some", "level=2"} {
+		d, err := task.ParseDifficulty(bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = task.New("toolcall", task.Config{Difficulty: d})
+		if err == nil {
+			t.Errorf("difficulty %q accepted", bad)
+		} else if !strings.Contains(err.Error(), "toolcall") {
+			t.Errorf("difficulty %q: error %q does not name the task", bad, err)
+		}
+	}
+}
