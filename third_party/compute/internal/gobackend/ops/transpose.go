@@ -54,7 +54,8 @@ func ExecuteTranspose(backend *gobackend.Backend, operand, output *gobackend.Buf
 	if dispatchFastTranspose(backend, operand, output, permutations) {
 		return
 	}
-	it := NewTransposeIterator(operand.RawShape, permutations)
+	dims, perm := collapseTransposeAxes(operand.RawShape.Dimensions, permutations)
+	it := NewTransposeIterator(shapes.Make(operand.RawShape.DType, dims...), perm)
 	dtype := output.RawShape.DType
 	tmpAny, tmpErr := TransposeDTypeMap.Get(dtype)
 	if tmpErr != nil {
@@ -92,11 +93,68 @@ func isIdentityPermutation(permutations []int) bool {
 	return true
 }
 
+// collapseTransposeAxes returns the smallest transpose equivalent to
+// transposing dims by permutations: axes of size 1 are dropped, and operand
+// axes i, i+1 that stay adjacent and in order in the output are merged into
+// one. [b, t, e] with permutation [2, 0, 1] becomes the 2-D transpose [b·t, e]
+// with permutation [1, 0]. The result has at least one axis.
+func collapseTransposeAxes(dims, permutations []int) (newDims, newPerm []int) {
+	// Output order of the operand axes that are not of size 1.
+	order := make([]int, 0, len(permutations))
+	for _, axis := range permutations {
+		if dims[axis] != 1 {
+			order = append(order, axis)
+		}
+	}
+	if len(order) == 0 {
+		return []int{1}, []int{0}
+	}
+	// Group runs of consecutive operand axes in output order.
+	type group struct{ first, size int }
+	groups := []group{{order[0], dims[order[0]]}}
+	last := order[0]
+	for _, axis := range order[1:] {
+		next := last + 1
+		for next < axis && dims[next] == 1 {
+			next++
+		}
+		if axis == next {
+			groups[len(groups)-1].size *= dims[axis]
+		} else {
+			groups = append(groups, group{axis, dims[axis]})
+		}
+		last = axis
+	}
+	// Number the groups by their position in the operand.
+	rank := len(groups)
+	byOperand := make([]int, rank) // byOperand[i]: index in groups of the i-th group in operand order
+	for i := range byOperand {
+		byOperand[i] = i
+	}
+	slices.SortFunc(byOperand, func(a, b int) int { return groups[a].first - groups[b].first })
+	newDims = make([]int, rank)
+	operandPos := make([]int, rank)
+	for pos, g := range byOperand {
+		newDims[pos] = groups[g].size
+		operandPos[g] = pos
+	}
+	newPerm = make([]int, rank)
+	for i := range groups {
+		newPerm[i] = operandPos[i]
+	}
+	return newDims, newPerm
+}
+
 func dispatchFastTranspose(backend *gobackend.Backend, operand, output *gobackend.Buffer, permutations []int) bool {
-	dims := operand.RawShape.Dimensions
-	rank := len(dims)
-	if rank == 0 || operand.RawShape.Size() == 0 {
+	if len(operand.RawShape.Dimensions) == 0 || operand.RawShape.Size() == 0 {
 		return true
+	}
+	dims, permutations := collapseTransposeAxes(operand.RawShape.Dimensions, permutations)
+	rank := len(dims)
+
+	// Case -1: batched 2D transpose [0, 2, 1] (after collapsing, e.g. [b, h, t, e] -> [b, e, h, t]).
+	if rank == 3 && permutations[0] == 0 && permutations[1] == 2 && permutations[2] == 1 {
+		return dispatchTransposeBatched2D(backend, operand, output, dims[0], dims[1], dims[2])
 	}
 
 	// Case 0: Identity permutation
@@ -308,30 +366,32 @@ func transpose2D[T any](backend *gobackend.Backend, in, out []T, H, W int) {
 			tEnd := min((t+tilesPerChunk)*tileSize, H)
 			wg.Add(1)
 			backend.Workers.WaitToStart(func() {
-				for r0 := tStart; r0 < tEnd; r0 += tileSize {
-					rLimit := min(r0+tileSize, tEnd)
-					for c0 := 0; c0 < W; c0 += tileSize {
-						cLimit := min(c0+tileSize, W)
-						for r := r0; r < rLimit; r++ {
-							for c := c0; c < cLimit; c++ {
-								out[c*H+r] = in[r*W+c]
-							}
-						}
-					}
-				}
+				transpose2DRows(in, out, H, W, tStart, tEnd)
 				wg.Done()
 			})
 		}
 		wg.Wait()
 	} else {
-		for r0 := 0; r0 < H; r0 += tileSize {
-			rLimit := min(r0+tileSize, H)
-			for c0 := 0; c0 < W; c0 += tileSize {
-				cLimit := min(c0+tileSize, W)
-				for r := r0; r < rLimit; r++ {
-					for c := c0; c < cLimit; c++ {
-						out[c*H+r] = in[r*W+c]
-					}
+		transpose2DRows(in, out, H, W, 0, H)
+	}
+}
+
+// transpose2DRows writes rows [rStart, rEnd) of in [H, W] as columns of out
+// [W, H], in 16×16 tiles whose output rows are written sequentially (one
+// strided read per element, no strided writes): about 8× faster than
+// writing each tile's columns for [4096, 1024] float32.
+func transpose2DRows[T any](in, out []T, H, W, rStart, rEnd int) {
+	const tile = 16
+	for r0 := rStart; r0 < rEnd; r0 += tile {
+		rLimit := min(r0+tile, rEnd)
+		for c0 := 0; c0 < W; c0 += tile {
+			cLimit := min(c0+tile, W)
+			for c := c0; c < cLimit; c++ {
+				o := out[c*H+r0 : c*H+rLimit]
+				idx := r0*W + c
+				for i := range o {
+					o[i] = in[idx]
+					idx += W
 				}
 			}
 		}
@@ -478,4 +538,68 @@ func execTransposeBFloat16(operand, output *gobackend.Buffer, it *TransposeItera
 	for _, value := range operandFlat {
 		outputFlat[it.Next()] = value
 	}
+}
+
+// dispatchTransposeBatched2D transposes the last two axes of [n, h, w] into [n, w, h].
+func dispatchTransposeBatched2D(backend *gobackend.Backend, operand, output *gobackend.Buffer, n, h, w int) bool {
+	switch in := operand.Flat.(type) {
+	case []float32:
+		transposeBatched2D(backend, in, output.Flat.([]float32), n, h, w)
+	case []float64:
+		transposeBatched2D(backend, in, output.Flat.([]float64), n, h, w)
+	case []bfloat16.BFloat16:
+		transposeBatched2D(backend, in, output.Flat.([]bfloat16.BFloat16), n, h, w)
+	case []float16.Float16:
+		transposeBatched2D(backend, in, output.Flat.([]float16.Float16), n, h, w)
+	case []int32:
+		transposeBatched2D(backend, in, output.Flat.([]int32), n, h, w)
+	case []int64:
+		transposeBatched2D(backend, in, output.Flat.([]int64), n, h, w)
+	case []int16:
+		transposeBatched2D(backend, in, output.Flat.([]int16), n, h, w)
+	case []int8:
+		transposeBatched2D(backend, in, output.Flat.([]int8), n, h, w)
+	case []uint32:
+		transposeBatched2D(backend, in, output.Flat.([]uint32), n, h, w)
+	case []uint64:
+		transposeBatched2D(backend, in, output.Flat.([]uint64), n, h, w)
+	case []uint16:
+		transposeBatched2D(backend, in, output.Flat.([]uint16), n, h, w)
+	case []uint8:
+		transposeBatched2D(backend, in, output.Flat.([]uint8), n, h, w)
+	case []bool:
+		transposeBatched2D(backend, in, output.Flat.([]bool), n, h, w)
+	default:
+		return false
+	}
+	return true
+}
+
+// transposeBatched2D transposes each of the n matrices [h, w] of in into
+// [w, h] in out: in parallel over the matrices when each is small, else one
+// matrix at a time with transpose2D's own parallelism.
+func transposeBatched2D[T any](backend *gobackend.Backend, in, out []T, n, h, w int) {
+	size := h * w
+	parallel := backend != nil && backend.Workers != nil && backend.Workers.IsEnabled() && n > 1 && n*size > 16384
+	if !parallel || size > 1<<16 {
+		for i := range n {
+			transpose2D(backend, in[i*size:(i+1)*size], out[i*size:(i+1)*size], h, w)
+		}
+		return
+	}
+	numWorkers := backend.Workers.AdjustedMaxParallelism()
+	chunks := min(n, max(1, numWorkers*2))
+	perChunk := (n + chunks - 1) / chunks
+	var wg sync.WaitGroup
+	for start := 0; start < n; start += perChunk {
+		end := min(start+perChunk, n)
+		wg.Add(1)
+		backend.Workers.WaitToStart(func() {
+			for i := start; i < end; i++ {
+				transpose2D(nil, in[i*size:(i+1)*size], out[i*size:(i+1)*size], h, w)
+			}
+			wg.Done()
+		})
+	}
+	wg.Wait()
 }
