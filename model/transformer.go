@@ -137,12 +137,16 @@ func lift(v *Node, rank int) *Node {
 	return Reshape(v, dims...)
 }
 
-// rmsNorm is x / √(mean(x²) + ε) · g, over the last axis (the hidden
-// size, or the head dim for Qwen3's q_norm/k_norm). Written with Div and
-// Sqrt because Rsqrt has no gradient in this GoMLX version.
+// rmsNorm is x · r · g with r = 1/√(mean(x²) + ε), over the last axis
+// (the hidden size, or the head dim for Qwen3's q_norm/k_norm), as
+// Hugging Face computes it (x · rsqrt(…)). The reciprocal is taken on the
+// small [..., 1] tensor, so the full-size passes are multiplications, not
+// divisions (forward and backward). Written with Div and Sqrt because Rsqrt
+// has no gradient in this GoMLX version.
 func rmsNorm(x, g *Node, eps float64) *Node {
-	ms := ReduceAndKeep(Square(x), ReduceMean, -1)                  // [..., 1]
-	return Mul(Div(x, Sqrt(AddScalar(ms, eps))), lift(g, x.Rank())) // [..., D]
+	ms := ReduceAndKeep(Square(x), ReduceMean, -1)   // [..., 1]
+	r := Div(OnesLike(ms), Sqrt(AddScalar(ms, eps))) // [..., 1]
+	return Mul(Mul(x, r), lift(g, x.Rank()))         // [..., D]
 }
 
 // rope returns the rotary cos and sin tables for positions [B, T]:
