@@ -36,6 +36,13 @@ func Transpose(f *gobackend.Function, operandValue compute.Value, permutations .
 		// This should have been validated during graph build, but we check again just in case.
 		return nil, err
 	}
+	if !operand.Shape.IsDynamic() {
+		// A permutation that only moves axes of size 1 keeps the data in
+		// place: a Reshape, which reuses the operand's buffer when it can.
+		if _, perm := collapseTransposeAxes(operand.Shape.Dimensions, permutations); isIdentityPermutation(perm) {
+			return Reshape(f, operand, outputShape.Dimensions...)
+		}
+	}
 	node, _ := f.GetOrCreateNode(opType, outputShape, inputs, permutations)
 	return node, nil
 }
@@ -447,7 +454,6 @@ func transposeTrailing[T any](backend *gobackend.Backend, in, out []T, dims, per
 		copy(out[outOff:outOff+dDim], in[inOff:inOff+dDim])
 	}
 }
-
 
 // TransposeIterator creates a dynamic iterator that yields output flat indices
 // for the corresponding flat index on the input operand, assuming the operand flat index is moving

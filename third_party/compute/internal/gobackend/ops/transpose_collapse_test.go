@@ -5,9 +5,12 @@ package ops_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/gobackend"
 	"github.com/gomlx/compute/internal/gobackend/ops"
 	"github.com/gomlx/compute/shapeinference"
 	"github.com/gomlx/compute/shapes"
@@ -107,4 +110,60 @@ func BenchmarkTransposeLinearGrad(b *testing.B) {
 			ops.ExecuteTranspose(backend, srcBuf, dst, perm)
 		}
 	})
+}
+
+// TestTransposeOfUnitAxesIsReshape: a permutation that moves only axes of
+// size 1 is built as a Reshape (no copy when the operand's buffer can be
+// reused), and its result is the transposed value.
+func TestTransposeOfUnitAxesIsReshape(t *testing.T) {
+	for _, c := range []struct {
+		dims, perm []int
+		reshape    bool
+	}{
+		{[]int{3, 1, 4}, []int{1, 0, 2}, true},
+		{[]int{3, 1, 4, 1}, []int{0, 3, 2, 1}, true}, // the data order stays 3, 4
+		{[]int{3, 4}, []int{1, 0}, false},
+		{[]int{2, 3, 4}, []int{2, 0, 1}, false},
+	} {
+		builder := backend.Builder("transpose").(*gobackend.Builder)
+		main := builder.Main().(*gobackend.Function)
+		shape := shapes.Make(dtypes.Float32, c.dims...)
+		x, err := main.Parameter("x", shape, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := ops.Transpose(main, x, c.perm...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotReshape := y.(*gobackend.Node).OpType == compute.OpTypeReshape
+		_, collapsed := ops.CollapseTransposeAxesForTest(c.dims, c.perm)
+		wantReshape := slices.Equal(collapsed, []int{0})
+		if gotReshape != wantReshape {
+			t.Errorf("%v %v: built as Reshape %v, want %v", c.dims, c.perm, gotReshape, wantReshape)
+		}
+		if err := main.Return([]compute.Value{y}, nil); err != nil {
+			t.Fatal(err)
+		}
+		exec, err := builder.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := make([]float32, shape.Size())
+		for i := range src {
+			src[i] = float32(i)
+		}
+		in, err := backend.BufferFromFlatData(0, src, shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Execute([]compute.Buffer{in}, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := transposeByIterator(shape, c.perm, src)
+		if got := out[0].(*gobackend.Buffer).Flat.([]float32); !slices.Equal(got, want) {
+			t.Errorf("%v %v: got %v, want %v", c.dims, c.perm, got, want)
+		}
+	}
 }
