@@ -287,10 +287,10 @@ func DotGeneral(f *gobackend.Function,
 		nodeOutputShape = outputShape.Clone()
 		nodeOutputShape.DType = params.OutputDType
 	}
-	if lhs.IsConstant() {
+	if lhs.IsConstant() && params.Layout != LayoutLHSTransposed {
 		params.PackedLHSCache = &PackedMatrixCache{}
 	}
-	if rhs.IsConstant() {
+	if rhs.IsConstant() && params.Layout != LayoutLHSTransposed {
 		params.PackedRHSCache = &PackedMatrixCache{}
 	}
 	result, _ := f.GetOrCreateNode(compute.OpTypeDotGeneral, nodeOutputShape, inputs, params)
@@ -325,6 +325,16 @@ func reshapeToSupportedLayout(
 		rhs.Shape, params.RHSContractingAxes, params.RHSBatchAxes)
 	if params.Layout != LayoutIncompatible {
 		// Already a supported layout.
+		return lhs, rhs, params, nil
+	}
+	accDType := params.Config.AccumulatorDType
+	if (accDType == dtypes.InvalidDType || accDType == params.InputDType) &&
+		IsLHSTransposedLayout(lhs.Shape, params.LHSContractingAxes, params.LHSBatchAxes,
+			rhs.Shape, params.RHSContractingAxes, params.RHSBatchAxes) &&
+		FindRegisteredImplementation(LayoutLHSTransposed, params.InputDType, params.OutputDType) != nil {
+		// Packing a transposed lhs costs what packing a normal one does:
+		// no transpose needed.
+		params.Layout = LayoutLHSTransposed
 		return lhs, rhs, params, nil
 	}
 

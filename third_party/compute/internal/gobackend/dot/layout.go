@@ -28,7 +28,38 @@ const (
 	// underlying basic DotGeneral algorithms, and will require a Reshape or
 	// Transpose operation before the DotGeneral operation.
 	LayoutIncompatible
+
+	// LayoutLHSTransposed with lhs shaped [B, K, N]; rhs shaped [B, K, M] and
+	// output shaped [B, N, M]: the contracting axes follow the batch axes on
+	// both sides. It is the layout of a linear layer's weight gradient
+	// (Σ over tokens of dy ⊗ x, both stored token-major), which would
+	// otherwise transpose both operands. Only used when an implementation
+	// is registered for it (AVX-512 float32); else the lhs is transposed as
+	// for any incompatible layout.
+	LayoutLHSTransposed
 )
+
+// IsLHSTransposedLayout reports whether lhs and rhs are in LayoutLHSTransposed:
+// batch axes leading and in order on both sides, then the contracting axes,
+// in order, on both sides.
+func IsLHSTransposedLayout(lhsShape shapes.Shape, lhsContractingAxes, lhsBatchAxes []int,
+	rhsShape shapes.Shape, rhsContractingAxes, rhsBatchAxes []int) bool {
+	numContractingAxes, numBatchAxes := len(lhsContractingAxes), len(lhsBatchAxes)
+	if numContractingAxes == 0 || len(rhsContractingAxes) != numContractingAxes || len(rhsBatchAxes) != numBatchAxes {
+		return false
+	}
+	for i := range numBatchAxes {
+		if lhsBatchAxes[i] != i || rhsBatchAxes[i] != i {
+			return false
+		}
+	}
+	for i := range numContractingAxes {
+		if lhsContractingAxes[i] != numBatchAxes+i || rhsContractingAxes[i] != numBatchAxes+i {
+			return false
+		}
+	}
+	return lhsShape.Rank() > numBatchAxes+numContractingAxes && rhsShape.Rank() > numBatchAxes+numContractingAxes
+}
 
 // LayoutForDotGeneral returns the layout for DotGeneral given the shapes of the
 // inputs and the axes to contract and batch over.

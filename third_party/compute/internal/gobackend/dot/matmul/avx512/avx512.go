@@ -109,6 +109,8 @@ func RegisterAVX512ForTests() {
 func registerAVX512(forTests bool) {
 	dot.RegisterImplementation("simd:avx512", dot.LayoutNonTransposed, dtypes.Float32, dtypes.Float32, avx512RouterFloat32, matmul.PriorityAVX512, forTests)
 	dot.RegisterImplementation("simd:avx512", dot.LayoutTransposed, dtypes.Float32, dtypes.Float32, avx512RouterFloat32, matmul.PriorityAVX512, forTests)
+	// A transposed lhs only changes how the large (packing) path packs it: every size takes that path.
+	dot.RegisterImplementation("simd:avx512", dot.LayoutLHSTransposed, dtypes.Float32, dtypes.Float32, avx512LargeFloat32, matmul.PriorityAVX512, forTests)
 
 	dot.RegisterImplementation("simd:avx512", dot.LayoutNonTransposed, dtypes.BFloat16, dtypes.Float32, avx512RouterBFloat16, matmul.PriorityAVX512, forTests)
 	dot.RegisterImplementation("simd:avx512", dot.LayoutTransposed, dtypes.BFloat16, dtypes.Float32, avx512RouterBFloat16, matmul.PriorityAVX512, forTests)

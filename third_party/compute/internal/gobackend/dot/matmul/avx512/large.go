@@ -320,7 +320,7 @@ func avx512LargeMatrixSliceFloat32( //alt:f32
 	//alt:f16 cachedLHSPanels, cachedRHSPanels [][]float16.Float16,
 	//alt:f64 cachedLHSPanels, cachedRHSPanels [][]float64,
 ) {
-	_ = lhsCrossSize // Not used, rowStart and rowEnd < lhsCrossSize are enough.
+	// lhsCrossSize is only needed as the row stride of a transposed lhs.
 
 	if (params.LHSL1KernelRows != 4 && params.LHSL1KernelRows != 8) || (params.RHSL1KernelCols != 32 && params.RHSL1KernelCols != 64) { //alt:f32|bf16|f16
 		//alt:f64 if (params.LHSL1KernelRows != 4 && params.LHSL1KernelRows != 8) || (params.RHSL1KernelCols != 16 && params.RHSL1KernelCols != 32) {
@@ -352,7 +352,7 @@ func avx512LargeMatrixSliceFloat32( //alt:f32
 				stripOffset := (rhsPanelColIdx % params.RHSPanelCrossSize) / params.RHSL1KernelCols
 				stripSize := contractingPanelWidth * params.RHSL1KernelCols
 				packedRHS = panel[stripOffset*stripSize:]
-			} else if layout == dot.LayoutNonTransposed {
+			} else if layout == dot.LayoutNonTransposed || layout == dot.LayoutLHSTransposed {
 				avx512PackRHSNonTransposed(rhsMatrix, packedRHS, contractingPanelIdx, rhsPanelColIdx, rhsCrossSize, contractingPanelWidth, rhsPanelWidth, params.RHSL1KernelCols)
 			} else {
 				// For LayoutTransposed, the rhs has the same layout as the lhs, so we use packLHS instead.
@@ -373,6 +373,8 @@ func avx512LargeMatrixSliceFloat32( //alt:f32
 					stripOffset := (lhsPanelRowIdx % params.LHSPanelCrossSize) / params.LHSL1KernelRows
 					stripSize := contractingPanelWidth * params.LHSL1KernelRows
 					packedLHS = panel[stripOffset*stripSize:]
+				} else if layout == dot.LayoutLHSTransposed {
+					packTransposedLHS(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, lhsCrossSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows)
 				} else {
 					avx512PackLHSKernelRows4(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, contractingSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows) //alt:f32|bf16|f16|f64
 				}
