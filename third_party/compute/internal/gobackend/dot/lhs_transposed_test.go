@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"syscall"
 	"testing"
 
 	"github.com/gomlx/compute"
@@ -123,6 +124,7 @@ func BenchmarkDotGeneralWeightGrad(b *testing.B) {
 	}
 	_, _, exec, args := lhsTransposedDot(b, 0, k, n, m, lhs, rhs)
 	b.Run("lhs-transposed", func(b *testing.B) {
+		cpu0 := cpuSeconds()
 		for b.Loop() {
 			out, err := exec.Execute(args, []bool{false, false}, 0)
 			if err != nil {
@@ -130,6 +132,7 @@ func BenchmarkDotGeneralWeightGrad(b *testing.B) {
 			}
 			out[0].(*gobackend.Buffer).Finalize()
 		}
+		b.ReportMetric((cpuSeconds()-cpu0)*1e3/float64(b.N), "cpu-ms/op")
 	})
 	b.Run("transpose-then-dot", func(b *testing.B) {
 		gb := backend.(*gobackend.Backend)
@@ -150,6 +153,7 @@ func BenchmarkDotGeneralWeightGrad(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		cpu0 := cpuSeconds()
 		for b.Loop() {
 			out, err := exec2.Execute(args, []bool{false, false}, 0)
 			if err != nil {
@@ -157,5 +161,16 @@ func BenchmarkDotGeneralWeightGrad(b *testing.B) {
 			}
 			out[0].(*gobackend.Buffer).Finalize()
 		}
+		b.ReportMetric((cpuSeconds()-cpu0)*1e3/float64(b.N), "cpu-ms/op")
 	})
+}
+
+// cpuSeconds is the process's user plus system CPU time: steadier than wall
+// time when other work shares the machine.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }

@@ -22,6 +22,10 @@ func packTransposedLHS[T gotype.ScalarNotComplex](
 	lhsT, panel []T,
 	rowStart, colStart, lhsRows,
 	copyRows, contractingCols, kernelRows int) {
+	if f32, ok := any(lhsT).([]float32); ok && kernelRows == 8 {
+		packTransposedLHSFloat32x8(f32, any(panel).([]float32), rowStart, colStart, lhsRows, copyRows, contractingCols)
+		return
+	}
 	var zero T
 	p := 0
 	for strip := 0; strip < copyRows; strip += kernelRows {
@@ -42,6 +46,32 @@ func packTransposedLHS[T gotype.ScalarNotComplex](
 				dst[i] = zero
 			}
 			p += kernelRows
+			src += lhsRows
+		}
+	}
+}
+
+// packTransposedLHSFloat32x8 is packTransposedLHS for float32 and 8 kernel
+// rows: each full strip row is one 32-byte copy (the generic version's
+// [8]T copy is a memmove call).
+func packTransposedLHSFloat32x8(lhsT, panel []float32, rowStart, colStart, lhsRows, copyRows, contractingCols int) {
+	p := 0
+	for strip := 0; strip < copyRows; strip += 8 {
+		rows := min(8, copyRows-strip)
+		src := colStart*lhsRows + rowStart + strip
+		if rows == 8 {
+			for range contractingCols {
+				*(*[8]float32)(panel[p : p+8]) = *(*[8]float32)(lhsT[src : src+8])
+				p += 8
+				src += lhsRows
+			}
+			continue
+		}
+		for range contractingCols {
+			dst := (*[8]float32)(panel[p : p+8])
+			*dst = [8]float32{}
+			copy(dst[:rows], lhsT[src:src+rows])
+			p += 8
 			src += lhsRows
 		}
 	}
