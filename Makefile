@@ -11,13 +11,15 @@ demo:
 	go run ./cmd/credo demo
 
 # gofmt, go mod tidy (must change nothing), vet and the whole test suite
-# (what .ci/run runs).
+# (what .ci/run runs), then the tests of the packages credo patches in
+# third_party/compute (third_party/README.md).
 test:
-	@unformatted=$$("$$(go env GOROOT)/bin/gofmt" -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	@unformatted=$$("$$(go env GOROOT)/bin/gofmt" -l $$(git ls-files '*.go' ':!third_party' 2>/dev/null || find . -name '*.go' -not -path './third_party/*')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	go mod tidy -diff
 	go vet ./...
 	go test -timeout 30m ./...
+	cd third_party/compute && go test ./internal/gobackend/ops/ ./internal/gobackend/dot/
 
 # Speed: credo's training step beside PyTorch's, and sampling.
 bench:

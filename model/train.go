@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
@@ -424,9 +426,16 @@ func (t *Trainer) buildUpdate(inputs []*Node) []*Node {
 // params, moments, velocities, loss, grad norm, finite flag.
 func (t *Trainer) adamW(params, mom, vel, grads []*Node, loss, lr, stepSize, bc2sqrt *Node) []*Node {
 	np := len(params)
-	sq := ReduceAllSum(Square(grads[0]))
-	for _, g := range grads[1:] {
-		sq = Add(sq, ReduceAllSum(Square(g)))
+	// Σ‖g‖² in the order of the parameters' names, so the norm (and so
+	// clipping) does not depend on the order the parameters are passed in.
+	byName := make([]int, np)
+	for i := range byName {
+		byName[i] = i
+	}
+	slices.SortFunc(byName, func(a, b int) int { return strings.Compare(t.m.specs[a].Name, t.m.specs[b].Name) })
+	sq := ReduceAllSum(Square(grads[byName[0]]))
+	for _, i := range byName[1:] {
+		sq = Add(sq, ReduceAllSum(Square(grads[i])))
 	}
 	norm := Sqrt(sq)
 	finite := LogicalAnd(IsFinite(loss), IsFinite(norm))
@@ -448,16 +457,16 @@ func (t *Trainer) adamW(params, mom, vel, grads []*Node, loss, lr, stepSize, bc2
 		next[i] = Sub(next[i], Mul(stepSize, Div(m[i], denom)))
 		// A finite loss and gradient can still give non-finite weights or
 		// moments (a learning rate of 3e38 overflows the step size): the
-		// update is applied only when everything it writes is finite.
-		finite = LogicalAnd(finite, LogicalAnd(LogicalAll(IsFinite(next[i])),
-			LogicalAnd(LogicalAll(IsFinite(m[i])), LogicalAll(IsFinite(v[i])))))
+		// update counts only when everything it writes is finite. A sum is
+		// finite exactly when its terms are (short of a sum beyond 3.4e38,
+		// which no trainable weights reach), and costs one pass where
+		// IsFinite and LogicalAll cost two.
+		finite = LogicalAnd(finite, IsFinite(Add(Add(ReduceAllSum(next[i]), ReduceAllSum(m[i])), ReduceAllSum(v[i]))))
 	}
-	out := make([]*Node, 3*np)
-	for i, p := range params {
-		// A non-finite step keeps everything as it was.
-		out[i] = Where(finite, next[i], p)
-		out[np+i] = Where(finite, m[i], mom[i])
-		out[2*np+i] = Where(finite, v[i], vel[i])
-	}
+	// No Where(finite, new, old) here: Step keeps the old tensors when the
+	// update is not finite, so selecting in the graph would be three wasted
+	// passes over every parameter.
+	out := make([]*Node, 0, 3*np+3)
+	out = append(append(append(out, next...), m...), v...)
 	return append(out, loss, norm, ConvertDType(finite, dtypes.Float32))
 }

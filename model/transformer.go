@@ -3,13 +3,13 @@ package model
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // graph code reads like math
-	attn "github.com/gomlx/gomlx/ml/layers/attention"
 )
 
 // This file is the model: one decoder-only transformer of the Llama
@@ -137,12 +137,16 @@ func lift(v *Node, rank int) *Node {
 	return Reshape(v, dims...)
 }
 
-// rmsNorm is x / √(mean(x²) + ε) · g, over the last axis (the hidden
-// size, or the head dim for Qwen3's q_norm/k_norm). Written with Div and
-// Sqrt because Rsqrt has no gradient in this GoMLX version.
+// rmsNorm is x · r · g with r = 1/√(mean(x²) + ε), over the last axis
+// (the hidden size, or the head dim for Qwen3's q_norm/k_norm), as
+// Hugging Face computes it (x · rsqrt(…)). The reciprocal is taken on the
+// small [..., 1] tensor, so the full-size passes are multiplications, not
+// divisions (forward and backward). Written with Div and Sqrt because Rsqrt
+// has no gradient in this GoMLX version.
 func rmsNorm(x, g *Node, eps float64) *Node {
-	ms := ReduceAndKeep(Square(x), ReduceMean, -1)                  // [..., 1]
-	return Mul(Div(x, Sqrt(AddScalar(ms, eps))), lift(g, x.Rank())) // [..., D]
+	ms := ReduceAndKeep(Square(x), ReduceMean, -1)   // [..., 1]
+	r := Div(OnesLike(ms), Sqrt(AddScalar(ms, eps))) // [..., 1]
+	return Mul(Mul(x, r), lift(g, x.Rank()))         // [..., D]
 }
 
 // rope returns the rotary cos and sin tables for positions [B, T]:
@@ -187,17 +191,36 @@ func causalMask(queryIdx, keyIdx, keyValid *Node) *Node {
 	return Reshape(mask, b, 1, t, s)
 }
 
+// maskedScore is the additive bias of a key a query may not see: exp of it
+// (after subtracting the row's maximum) is exactly 0 in float32, as a
+// boolean mask's would be.
+const maskedScore = -1e30
+
 // attention is grouped-query attention of queries q [B, T, H, E] over keys
-// and values [B, K, S, E] under mask [B, 1, T, S]; it returns [B, T, H*E].
-// It is GoMLX's attention.Core in its decomposed form: the Go backend's
-// fused kernel measured slower here for KV-cache decoding (1,281 against
-// 2,272 tokens/s at batch 64) and has no backward pass.
+// and values [B, K, S, E] under mask [B, 1, T, S]; it returns [B, T, H*E]:
+// softmax(q·kᵀ/√E + bias)·v, bias 0 where the mask allows and maskedScore
+// elsewhere. It is written out rather than taken from attention.Core:
+// Core's boolean-masked softmax costs six Where passes over the scores
+// [B, H, T, S] (forward and backward) and a division; an additive bias
+// costs one Add forward and nothing backward, and the softmax multiplies
+// by the reciprocal of its sum. (The Go backend's fused kernel measured
+// slower for KV-cache decoding, 1,281 against 2,272 tokens/s at batch 64,
+// and has no backward pass.)
 func attention(q, k, v, mask *Node) *Node {
 	dims := q.Shape().Dimensions
 	B, T, H, E := dims[0], dims[1], dims[2], dims[3]
-	qh := TransposeAllDims(q, 0, 2, 1, 3) // [B, H, T, E]
-	out, _ := attn.Core(qh, k, v, attn.LayoutBHSD, attn.CoreOptions{AttentionMask: mask, DisableFusion: true})
-	return Reshape(TransposeAllDims(out, 0, 2, 1, 3), B, T, H*E) // [B, T, H*E]
+	K, S := k.Shape().Dimensions[1], k.Shape().Dimensions[2]
+	G := H / K
+	g := q.Graph()
+	bias := Where(mask, ScalarZero(g, dtypes.Float32), Scalar(g, dtypes.Float32, maskedScore)) // [B, 1, T, S]
+	qh := Reshape(TransposeAllDims(q, 0, 2, 1, 3), B, K, G*T, E)                               // [B, K, G·T, E]: heads k·G…k·G+G−1 share key head k
+	scores := MulScalar(Einsum("bqe,bse->bqs", Reshape(qh, B*K, G*T, E), Reshape(k, B*K, S, E)), 1/math.Sqrt(float64(E)))
+	scores = Add(Reshape(scores, B, K*G, T, S), bias)                                 // [B, H, T, S]
+	mx := StopGradient(ReduceAndKeep(scores, ReduceMax, -1))                          // [B, H, T, 1]
+	e := Exp(Sub(scores, mx))                                                         // [B, H, T, S]
+	p := Mul(e, Reciprocal(ReduceAndKeep(e, ReduceSum, -1)))                          // [B, H, T, S]
+	out := Einsum("bqs,bse->bqe", Reshape(p, B*K, G*T, S), Reshape(v, B*K, S, E))     // [B·K, G·T, E]
+	return Reshape(TransposeAllDims(Reshape(out, B, H, T, E), 0, 2, 1, 3), B, T, H*E) // [B, T, H*E]
 }
 
 // block is one pre-norm transformer layer. With a cache, this call's keys
