@@ -11,8 +11,9 @@
 #   SEEDS=3 scripts/experiments.sh toolcall     (fewer seeds, a shorter run)
 #
 # slots, the controlled task, runs the four methods and the four placement
-# controls (span+shuffle, span+wrong, mrtpo+shuffle, mrtpo+joint): 40 runs,
-# about 2 h 40 min on 2 cores with nothing else running. Each real task runs
+# controls (span+shuffle, span+wrong, mrtpo+shuffle, mrtpo+joint): 40 runs
+# (README's table ran four of them, 20 runs, in about 2 h on 2 cores shared
+# with other jobs, warm-up included). Each real task runs
 # grpo, gdpo, span and mrtpo (arith adds p2t with a PRM it trains first).
 #
 # Results go to runs/exp-<name>/ (table.md, calibration.json, report.html);
