@@ -14,14 +14,14 @@
 #                                          ONLY=300: only the 300-step one)
 #
 # Checkpoints go to $WARM/<task>-120 and $WARM/<task>-300 (default
-# /work/warmups; one already there is reused), calibrations to
+# runs/warmups; one already there is reused), calibrations to
 # $WARM/cal-<task>-<steps>-<n>.json for the n-th setting below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 BIN=${BIN:-bin/credo}
 [ -n "${BIN_BUILT:-}" ] || go build -o "$BIN" ./cmd/credo
-WARM=${WARM:-/work/warmups}
+WARM=${WARM:-runs/warmups}
 settings() {
   case $1 in
     toolcall) echo "default tools=1,optional=omit tools=1,optional=omit,vocab=4" ;;
