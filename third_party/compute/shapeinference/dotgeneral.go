@@ -81,7 +81,6 @@ func DotGeneral(
 		}
 	}
 
-
 	isRHSUsed := make([]bool, rhs.Rank())
 	for _, axis := range rhsContractingAxes {
 		if isRHSUsed[axis] {

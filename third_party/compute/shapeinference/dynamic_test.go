@@ -284,5 +284,3 @@ func TestDynamicPad(t *testing.T) {
 		}
 	})
 }
-
-

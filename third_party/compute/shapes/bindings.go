@@ -115,7 +115,6 @@ func resolveAxisName(name string, bindings AxisBindings) (int, bool) {
 	return 0, false
 }
 
-
 // Extract axis bindings by comparing a template shape (with named dynamic axes)
 // against a concrete shape with all dimensions known (presumably given during execution, when the concrete inputs
 // are given).
@@ -181,7 +180,6 @@ func UnifyAxisName(name1, name2 string) (string, error) {
 	}
 	return "", errors.Errorf("incompatible axis names: %q vs %q", name1, name2)
 }
-
 
 // UnifyAxisNames unifies axis names from two shapes of the same rank.
 // Returns the unified axis names, or error on name conflicts.

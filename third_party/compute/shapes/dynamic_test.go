@@ -394,5 +394,3 @@ func TestAxisNamesEqual(t *testing.T) {
 		t.Fatalf("Condition expected to be false for AnonymousAxis")
 	}
 }
-
-

@@ -34,7 +34,7 @@ func TestBFloat16SIMD(t *testing.T) {
 		v := LoadBFloat16s(inBF16[i : i+vecLen])
 		even, odd := ToFloat32SIMD(v)
 		res := FromFloat32SIMD(even, odd)
-		StoreBFloat16s(res, outBF16[i : i+vecLen])
+		StoreBFloat16s(res, outBF16[i:i+vecLen])
 	}
 
 	for i := range inBF16 {

@@ -85,5 +85,5 @@ func avx512ConvertF16ToF32(v archsimd.Uint32x16) archsimd.Uint32x16 {
 	res = res.Or(denormRes.And(isDenormBits))
 	return res
 }
-//*/
 
+//*/

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/gomlx/compute"
-	"github.com/gomlx/compute/internal/must"
 	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/internal/must"
 	"github.com/gomlx/compute/shapes"
 	"k8s.io/klog/v2"
 

@@ -12,13 +12,12 @@ import (
 	"github.com/gomlx/compute/support/simdmath"
 )
 
-
 // -------------------------------------------------------------------------------------------------
 // Forward Activations
 // -------------------------------------------------------------------------------------------------
 
 func ReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func ReluFloat16SIMD(in, out []float16.Float16) {
+	//alt:float16 func ReluFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -36,7 +35,7 @@ func ReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = odd.Max(vZero)
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -54,7 +53,7 @@ func ReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func SigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func SigmoidFloat16SIMD(in, out []float16.Float16) {
+	//alt:float16 func SigmoidFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -71,7 +70,7 @@ func SigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = simdmath.SigmoidFloat32(odd)
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -89,7 +88,7 @@ func SigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func HardSigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func HardSigmoidFloat16SIMD(in, out []float16.Float16) {
+	//alt:float16 func HardSigmoidFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -110,7 +109,7 @@ func HardSigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = odd.MulAdd(vPointTwo, vHalf).Max(vZero).Min(vOne)
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -128,7 +127,7 @@ func HardSigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func LeakyReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func LeakyReluFloat16SIMD(in, out []float16.Float16) {
+	//alt:float16 func LeakyReluFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -147,7 +146,7 @@ func LeakyReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = selectFloat32s(odd.GreaterEqual(vZero), odd, odd.Mul(vAlpha))
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -165,7 +164,7 @@ func LeakyReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func SeluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func SeluFloat16SIMD(in, out []float16.Float16) {
+	//alt:float16 func SeluFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -193,7 +192,7 @@ func SeluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -218,7 +217,7 @@ func SeluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func SiluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func SiluFloat16SIMD(in, out []float16.Float16) {
+	//alt:float16 func SiluFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -235,7 +234,7 @@ func SiluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = odd.Mul(simdmath.SigmoidFloat32(odd))
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -253,7 +252,7 @@ func SiluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func HardSwishBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func HardSwishFloat16SIMD(in, out []float16.Float16) {
+	//alt:float16 func HardSwishFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -279,7 +278,7 @@ func HardSwishBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -302,7 +301,7 @@ func HardSwishBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func TanhBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func TanhFloat16SIMD(in, out []float16.Float16) {
+	//alt:float16 func TanhFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -319,7 +318,7 @@ func TanhBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = simdmath.TanhFloat32(odd)
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -337,7 +336,7 @@ func TanhBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func GeluExactBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func GeluExactFloat16SIMD(in, out []float16.Float16) {
+	//alt:float16 func GeluExactFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -362,7 +361,7 @@ func GeluExactBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -385,7 +384,7 @@ func GeluExactBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func GeluApproxBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func GeluApproxFloat16SIMD(in, out []float16.Float16) {
+	//alt:float16 func GeluApproxFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -402,7 +401,7 @@ func GeluApproxBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = simdmath.GeluApproxFloat32(odd)
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -420,7 +419,7 @@ func GeluApproxBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func SwiGLUBFloat16SIMD(in, out []bfloat16.BFloat16, numRows, hiddenDim int) { //alt:bfloat16
-//alt:float16 func SwiGLUFloat16SIMD(in, out []float16.Float16, numRows, hiddenDim int) {
+	//alt:float16 func SwiGLUFloat16SIMD(in, out []float16.Float16, numRows, hiddenDim int) {
 	dummy := simd.BroadcastUint16s(0)
 	vecLen := dummy.Len()
 	for m := range numRows {
@@ -447,7 +446,7 @@ func SwiGLUBFloat16SIMD(in, out []bfloat16.BFloat16, numRows, hiddenDim int) { /
 
 			res := bfloat16.FromFloat32SIMD(evenRes, oddRes) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenRes, oddRes)
-			bfloat16.StoreBFloat16s(res, outSlice[j : j+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, outSlice[j:j+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, outSlice[j : j+vecLen])
 		}
 		if j < hiddenDim {
@@ -479,9 +478,9 @@ func SwiGLUBFloat16SIMD(in, out []bfloat16.BFloat16, numRows, hiddenDim int) { /
 // vjpReluBFloat16SIMD computes the ReLU VJP.
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 // vjpReluFloat16SIMD computes the ReLU VJP.
-//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float16 func vjpReluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+	//alt:float16 // vjpReluFloat16SIMD computes the ReLU VJP.
+	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float16 func vjpReluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -510,7 +509,7 @@ func vjpReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -537,9 +536,9 @@ func vjpReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 // vjpSigmoidBFloat16SIMD computes the Sigmoid VJP: dx = dOutput * y * (1 - y).
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 // vjpSigmoidFloat16SIMD computes the Sigmoid VJP: dx = dOutput * y * (1 - y).
-//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float16 func vjpSigmoidFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+	//alt:float16 // vjpSigmoidFloat16SIMD computes the Sigmoid VJP: dx = dOutput * y * (1 - y).
+	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float16 func vjpSigmoidFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -565,7 +564,7 @@ func vjpSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloa
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -607,7 +606,7 @@ func vjpSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloa
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -638,9 +637,9 @@ func vjpSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloa
 // vjpHardSigmoidBFloat16SIMD computes the HardSigmoid VJP.
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpHardSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 // vjpHardSigmoidFloat16SIMD computes the HardSigmoid VJP.
-//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float16 func vjpHardSigmoidFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+	//alt:float16 // vjpHardSigmoidFloat16SIMD computes the HardSigmoid VJP.
+	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float16 func vjpHardSigmoidFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -671,7 +670,7 @@ func vjpHardSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:b
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -718,7 +717,7 @@ func vjpHardSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:b
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -749,9 +748,9 @@ func vjpHardSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:b
 // vjpLeakyReluBFloat16SIMD computes the LeakyRelu VJP: dx = dOutput * (1 if y >= 0 else 0.3).
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpLeakyReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 // vjpLeakyReluFloat16SIMD computes the LeakyRelu VJP: dx = dOutput * (1 if y >= 0 else 0.3).
-//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float16 func vjpLeakyReluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+	//alt:float16 // vjpLeakyReluFloat16SIMD computes the LeakyRelu VJP: dx = dOutput * (1 if y >= 0 else 0.3).
+	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float16 func vjpLeakyReluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -781,7 +780,7 @@ func vjpLeakyReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -808,9 +807,9 @@ func vjpLeakyReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 // vjpSeluBFloat16SIMD computes the SELU VJP.
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpSeluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 // vjpSeluFloat16SIMD computes the SELU VJP.
-//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float16 func vjpSeluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+	//alt:float16 // vjpSeluFloat16SIMD computes the SELU VJP.
+	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float16 func vjpSeluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -843,7 +842,7 @@ func vjpSeluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -892,7 +891,7 @@ func vjpSeluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -923,7 +922,7 @@ func vjpSeluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func vjpSiluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func vjpSiluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+	//alt:float16 func vjpSiluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -954,7 +953,7 @@ func vjpSiluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -985,7 +984,7 @@ func vjpSiluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func vjpHardSwishBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func vjpHardSwishFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+	//alt:float16 func vjpHardSwishFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -1020,7 +1019,7 @@ func vjpHardSwishBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -1053,9 +1052,9 @@ func vjpHardSwishBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 // vjpTanhBFloat16SIMD computes the Tanh VJP: dx = dOutput * (1 - y^2).
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpTanhBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 // vjpTanhFloat16SIMD computes the Tanh VJP: dx = dOutput * (1 - y^2).
-//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float16 func vjpTanhFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+	//alt:float16 // vjpTanhFloat16SIMD computes the Tanh VJP: dx = dOutput * (1 - y^2).
+	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float16 func vjpTanhFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -1081,7 +1080,7 @@ func vjpTanhBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -1123,7 +1122,7 @@ func vjpTanhBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -1152,7 +1151,7 @@ func vjpTanhBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func GeluExactBFloat16SIMDVJP(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func GeluExactFloat16SIMDVJP(y, x, dOutput, dx []float16.Float16) {
+	//alt:float16 func GeluExactFloat16SIMDVJP(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -1187,7 +1186,7 @@ func GeluExactBFloat16SIMDVJP(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -1218,7 +1217,7 @@ func GeluExactBFloat16SIMDVJP(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 }
 
 func vjpGeluApproxBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-//alt:float16 func vjpGeluApproxFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+	//alt:float16 func vjpGeluApproxFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -1260,7 +1259,7 @@ func vjpGeluApproxBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bf
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -1298,7 +1297,7 @@ func vjpGeluApproxBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bf
 }
 
 func vjpSwiGLUBFloat16SIMD(x, dOutput, dx []bfloat16.BFloat16, numRows, hiddenDim int) { //alt:bfloat16
-//alt:float16 func vjpSwiGLUFloat16SIMD(x, dOutput, dx []float16.Float16, numRows, hiddenDim int) {
+	//alt:float16 func vjpSwiGLUFloat16SIMD(x, dOutput, dx []float16.Float16, numRows, hiddenDim int) {
 	dummy := simd.BroadcastUint16s(0)
 	vecLen := dummy.Len()
 	vOne := simd.BroadcastFloat32s(1)
@@ -1339,12 +1338,12 @@ func vjpSwiGLUBFloat16SIMD(x, dOutput, dx []bfloat16.BFloat16, numRows, hiddenDi
 
 			resGate := bfloat16.FromFloat32SIMD(evenDGate, oddDGate) //alt:bfloat16
 			//alt:float16 resGate := float16.FromFloat32SIMD(evenDGate, oddDGate)
-			bfloat16.StoreBFloat16s(resGate, dx[xOffset+j : xOffset+j+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(resGate, dx[xOffset+j:xOffset+j+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(resGate, dx[xOffset+j : xOffset+j+vecLen])
 
 			resVal := bfloat16.FromFloat32SIMD(evenDVal, oddDVal) //alt:bfloat16
 			//alt:float16 resVal := float16.FromFloat32SIMD(evenDVal, oddDVal)
-			bfloat16.StoreBFloat16s(resVal, dx[xOffset+hiddenDim+j : xOffset+hiddenDim+j+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(resVal, dx[xOffset+hiddenDim+j:xOffset+hiddenDim+j+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(resVal, dx[xOffset+hiddenDim+j : xOffset+hiddenDim+j+vecLen])
 		}
 		if j < hiddenDim {

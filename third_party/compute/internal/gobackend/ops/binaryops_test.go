@@ -174,4 +174,3 @@ func TestBinaryBroadcastPatterns(t *testing.T) {
 		runBinaryTest(t, "LessThan_LeadingRHS", ops.LessThan, s2x3, lhs, s1x3, rhs, expected)
 	})
 }
-

@@ -310,7 +310,7 @@ func padWithConcreteConfig(backend *gobackend.Backend, operand, fillValue *gobac
 		}
 		maxI := 0
 		if mAxis.outputDim-mAxis.config.Start > 0 {
-			maxI = (mAxis.outputDim - mAxis.config.Start - 1) / step + 1
+			maxI = (mAxis.outputDim-mAxis.config.Start-1)/step + 1
 		}
 		startI := max(0, minI)
 		endI := min(mAxis.operandDim, maxI)

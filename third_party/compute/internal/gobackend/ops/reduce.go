@@ -601,7 +601,7 @@ func execReduceMaxGeneric[T gobackend.PODNumericConstraints](operand, output *go
 			outOffset := a * C
 			outSlice := outputFlat[outOffset : outOffset+C]
 			inOffset0 := a * B * C
-			copy(outSlice, operandFlat[inOffset0 : inOffset0+C])
+			copy(outSlice, operandFlat[inOffset0:inOffset0+C])
 			for b := 1; b < B; b++ {
 				inOffset := inOffset0 + b*C
 				inSlice := operandFlat[inOffset : inOffset+C]
@@ -691,7 +691,7 @@ func execReduceMaxBFloat16(operand, output *gobackend.Buffer, it *ReduceOutputIt
 			outOffset := a * C
 			outSlice := outputFlat[outOffset : outOffset+C]
 			inOffset0 := a * B * C
-			copy(outSlice, operandFlat[inOffset0 : inOffset0+C])
+			copy(outSlice, operandFlat[inOffset0:inOffset0+C])
 			for b := 1; b < B; b++ {
 				inOffset := inOffset0 + b*C
 				inSlice := operandFlat[inOffset : inOffset+C]
@@ -783,7 +783,7 @@ func execReduceMaxFloat16(operand, output *gobackend.Buffer, it *ReduceOutputIte
 			outOffset := a * C
 			outSlice := outputFlat[outOffset : outOffset+C]
 			inOffset0 := a * B * C
-			copy(outSlice, operandFlat[inOffset0 : inOffset0+C])
+			copy(outSlice, operandFlat[inOffset0:inOffset0+C])
 			for b := 1; b < B; b++ {
 				inOffset := inOffset0 + b*C
 				inSlice := operandFlat[inOffset : inOffset+C]
@@ -878,7 +878,7 @@ func execReduceMinGeneric[T gobackend.PODNumericConstraints](operand, output *go
 			outOffset := a * C
 			outSlice := outputFlat[outOffset : outOffset+C]
 			inOffset0 := a * B * C
-			copy(outSlice, operandFlat[inOffset0 : inOffset0+C])
+			copy(outSlice, operandFlat[inOffset0:inOffset0+C])
 			for b := 1; b < B; b++ {
 				inOffset := inOffset0 + b*C
 				inSlice := operandFlat[inOffset : inOffset+C]
@@ -968,7 +968,7 @@ func execReduceMinBFloat16(operand, output *gobackend.Buffer, it *ReduceOutputIt
 			outOffset := a * C
 			outSlice := outputFlat[outOffset : outOffset+C]
 			inOffset0 := a * B * C
-			copy(outSlice, operandFlat[inOffset0 : inOffset0+C])
+			copy(outSlice, operandFlat[inOffset0:inOffset0+C])
 			for b := 1; b < B; b++ {
 				inOffset := inOffset0 + b*C
 				inSlice := operandFlat[inOffset : inOffset+C]
@@ -1060,7 +1060,7 @@ func execReduceMinFloat16(operand, output *gobackend.Buffer, it *ReduceOutputIte
 			outOffset := a * C
 			outSlice := outputFlat[outOffset : outOffset+C]
 			inOffset0 := a * B * C
-			copy(outSlice, operandFlat[inOffset0 : inOffset0+C])
+			copy(outSlice, operandFlat[inOffset0:inOffset0+C])
 			for b := 1; b < B; b++ {
 				inOffset := inOffset0 + b*C
 				inSlice := operandFlat[inOffset : inOffset+C]
@@ -1142,7 +1142,7 @@ func execReduceSumGeneric[T gobackend.PODNumericConstraints](operand, output *go
 			outOffset := a * C
 			outSlice := outputFlat[outOffset : outOffset+C]
 			inOffset0 := a * B * C
-			copy(outSlice, operandFlat[inOffset0 : inOffset0+C])
+			copy(outSlice, operandFlat[inOffset0:inOffset0+C])
 			for b := 1; b < B; b++ {
 				inOffset := inOffset0 + b*C
 				inSlice := operandFlat[inOffset : inOffset+C]

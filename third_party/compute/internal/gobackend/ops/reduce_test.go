@@ -285,7 +285,7 @@ func TestReduceFastPaths(t *testing.T) {
 		for col := range b {
 			var sum float32
 			for row := range a {
-				val := float32((row*b + col)%11 - 5)
+				val := float32((row*b+col)%11 - 5)
 				data[row*b+col] = float16.FromFloat32(val)
 				sum += val
 			}
@@ -302,7 +302,7 @@ func TestReduceFastPaths(t *testing.T) {
 		for col := range b {
 			var sum float32
 			for row := range a {
-				val := float32((row*b + col)%11 - 5)
+				val := float32((row*b+col)%11 - 5)
 				data[row*b+col] = bfloat16.FromFloat32(val)
 				sum += val
 			}
@@ -319,7 +319,7 @@ func TestReduceFastPaths(t *testing.T) {
 		for col := range b {
 			var sum int8
 			for row := range a {
-				val := int8((row*b + col)%7 - 3)
+				val := int8((row*b+col)%7 - 3)
 				data[row*b+col] = val
 				sum += val
 			}

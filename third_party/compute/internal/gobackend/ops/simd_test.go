@@ -509,7 +509,6 @@ func TestSIMDUnaryOps(t *testing.T) {
 	})
 }
 
-
 func TestSIMDReduceOps(t *testing.T) {
 	// Shapes for testing:
 	// Leading: [4, 16] -> reduce axis 0 -> [16]

@@ -56,12 +56,12 @@ var (
 	tanhOne       archsimd.Float32x8
 
 	// Float64 constants
-	expF64MaxLog archsimd.Float64x4
-	expF64MinLog archsimd.Float64x4
-	expF64Log2E  archsimd.Float64x4
-	expF64Half   archsimd.Float64x4
-	expF64Ln2Hi  archsimd.Float64x4
-	expF64Ln2Lo  archsimd.Float64x4
+	expF64MaxLog    archsimd.Float64x4
+	expF64MinLog    archsimd.Float64x4
+	expF64Log2E     archsimd.Float64x4
+	expF64Half      archsimd.Float64x4
+	expF64Ln2Hi     archsimd.Float64x4
+	expF64Ln2Lo     archsimd.Float64x4
 	expF64One       archsimd.Float64x4
 	expF641023      archsimd.Uint64x4
 	expF64Magic     archsimd.Float64x4
@@ -790,7 +790,7 @@ func GeluExactAVX2F16(in, out []float16.Float16) {
 		resOddSimd := *(*simd.Float32s)(unsafe.Pointer(&resOdd))
 
 		res := float16.FromFloat32SIMD(resEvenSimd, resOddSimd)
-		float16.StoreFloat16s(res, out[i : i+vecLen])
+		float16.StoreFloat16s(res, out[i:i+vecLen])
 	}
 	if i < n {
 		v, _ := float16.LoadFloat16sPart(in[i:])
@@ -840,7 +840,7 @@ func GeluApproxAVX2F16(in, out []float16.Float16) {
 		resOddSimd := *(*simd.Float32s)(unsafe.Pointer(&resOdd))
 
 		res := float16.FromFloat32SIMD(resEvenSimd, resOddSimd)
-		float16.StoreFloat16s(res, out[i : i+vecLen])
+		float16.StoreFloat16s(res, out[i:i+vecLen])
 	}
 	if i < n {
 		v, _ := float16.LoadFloat16sPart(in[i:])

@@ -693,7 +693,7 @@ func GeluExactAVX512F16(in, out []float16.Float16) {
 			resOddSimd := *(*simd.Float32s)(unsafe.Pointer(&resOdd))
 
 			res := float16.FromFloat32SIMD(resEvenSimd, resOddSimd)
-			float16.StoreFloat16s(res, out[i : i+32])
+			float16.StoreFloat16s(res, out[i:i+32])
 		}
 		if i < n {
 			v, _ := float16.LoadFloat16sPart(in[i:])
@@ -753,7 +753,7 @@ func GeluApproxAVX512F16(in, out []float16.Float16) {
 			resOddSimd := *(*simd.Float32s)(unsafe.Pointer(&resOdd))
 
 			res := float16.FromFloat32SIMD(resEvenSimd, resOddSimd)
-			float16.StoreFloat16s(res, out[i : i+32])
+			float16.StoreFloat16s(res, out[i:i+32])
 		}
 		if i < n {
 			v, _ := float16.LoadFloat16sPart(in[i:])

@@ -928,4 +928,3 @@ func TestFusedDenseVJPDTypes(t *testing.T) {
 		}
 	})
 }
-

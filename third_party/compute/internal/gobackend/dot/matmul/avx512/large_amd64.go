@@ -126,6 +126,3 @@ func avx512PackRHSFullStripsAsm(
 	rhsStrideBytes uintptr,
 	contractingRows, numStrips, kernelColsBytes int,
 )
-
-
-
