@@ -59,3 +59,18 @@ func Golden(t testing.TB, path, got string) {
 		t.Fatalf("%s: got %d lines, want %d", path, len(gl), len(wl))
 	}
 }
+
+// Tuned builds the registered task name with seed 1 at the difficulty
+// settings spec ("" for the defaults), failing the test on any error.
+func Tuned(t testing.TB, name, spec string) task.Task {
+	t.Helper()
+	d, err := task.ParseDifficulty(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := task.New(name, task.Config{Seed: 1, Difficulty: d})
+	if err != nil {
+		t.Fatalf("%s difficulty %q: %v", name, spec, err)
+	}
+	return tk
+}

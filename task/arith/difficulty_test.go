@@ -21,15 +21,7 @@ func mk(seed uint64) *Task {
 
 func tuned(t *testing.T, spec string) *Task {
 	t.Helper()
-	d, err := task.ParseDifficulty(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk, err := task.New("arith", task.Config{Seed: 1, Difficulty: d})
-	if err != nil {
-		t.Fatalf("difficulty %q: %v", spec, err)
-	}
-	return tk.(*Task)
+	return tasktest.Tuned(t, "arith", spec).(*Task)
 }
 
 // The defaults spelled out are the default.

@@ -12,15 +12,7 @@ import (
 
 func tuned(t *testing.T, spec string) *Task {
 	t.Helper()
-	d, err := task.ParseDifficulty(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk, err := task.New("ifeval", task.Config{Seed: 1, Difficulty: d})
-	if err != nil {
-		t.Fatalf("difficulty %q: %v", spec, err)
-	}
-	return tk.(*Task)
+	return tasktest.Tuned(t, "ifeval", spec).(*Task)
 }
 
 // The defaults spelled out are the default.

@@ -11,15 +11,7 @@ import (
 
 func tuned(t *testing.T, spec string) *Task {
 	t.Helper()
-	d, err := task.ParseDifficulty(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk, err := task.New("toolcall", task.Config{Seed: 1, Difficulty: d})
-	if err != nil {
-		t.Fatalf("difficulty %q: %v", spec, err)
-	}
-	return tk.(*Task)
+	return tasktest.Tuned(t, "toolcall", spec).(*Task)
 }
 
 // The defaults spelled out are the default.
