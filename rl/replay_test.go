@@ -2,6 +2,9 @@ package rl
 
 import (
 	"context"
+	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/reward"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -81,5 +84,106 @@ func TestReplayerWithFakePolicy(t *testing.T) {
 	f.ctxLen = 5
 	if _, err := r.Replay(context.Background(), reqs[2:3]); err == nil || !strings.Contains(err.Error(), "does not fit") {
 		t.Errorf("a response longer than the context: %v", err)
+	}
+}
+
+// TestSharePrefixes: sorted sequences are cut into runs whose common
+// prefix still saves tokens, and no prefix reaches the position whose
+// prediction is asked for.
+func TestSharePrefixes(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		seqs     [][]int32
+		from     []int
+		prefixes [][]int32
+		owner    []int
+	}{
+		{"one run", [][]int32{{1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 7}, {1, 2, 3, 4, 8, 9}}, []int{5, 4, 5}, [][]int32{{1, 2, 3}}, []int{0, 0, 0}},
+		{"start caps the prefix", [][]int32{{1, 2, 3, 4, 5}, {1, 2, 3, 4, 6}}, []int{2, 4}, [][]int32{{1}}, []int{0, 0}},
+		{"nothing shared", [][]int32{{1, 2, 3}, {4, 5, 6}}, []int{2, 2}, [][]int32{{1}, {4}}, []int{0, 1}},
+		// Joining the third would cut the prefix from 6 to 1: 3·1 < 2·6.
+		{"short overlap starts a run", [][]int32{{1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 9}, {1, 9, 9, 9}}, []int{8, 8, 3}, [][]int32{{1, 2, 3, 4, 5, 6, 7}, {1, 9}}, []int{0, 0, 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := sharePrefixes(c.seqs, c.from)
+			if !slices.EqualFunc(s.Prefixes, c.prefixes, slices.Equal) || !slices.Equal(s.Owner, c.owner) {
+				t.Fatalf("prefixes %v owners %v, want %v %v", s.Prefixes, s.Owner, c.prefixes, c.owner)
+			}
+			for i, x := range s.Suffixes {
+				if got := append(slices.Clone(s.Prefixes[s.Owner[i]]), x...); !slices.Equal(got, c.seqs[i]) {
+					t.Errorf("sequence %d: prefix+suffix %v, want %v", i, got, c.seqs[i])
+				}
+				if len(s.Prefixes[s.Owner[i]]) >= c.from[i] {
+					t.Errorf("sequence %d: prefix of %d reaches start %d", i, len(s.Prefixes[s.Owner[i]]), c.from[i])
+				}
+			}
+		})
+	}
+}
+
+// plainModel hides the model's SharedDistributions, so replay takes the
+// whole-sequence path.
+type plainModel struct{ m *model.Model }
+
+func (p plainModel) ContextLength() int { return p.m.ContextLength() }
+func (p plainModel) Distributions(ctx context.Context, seqs [][]int32, from []int) ([][][]float32, error) {
+	return p.m.Distributions(ctx, seqs, from)
+}
+
+// TestReplayerSharesPrefixes: replay with shared prefixes gives what
+// replaying every whole sequence gives, on the variants MRTPO asks for
+// (a prompt with and without each block, for a group's responses), with
+// chunks that cut runs apart.
+func TestReplayerSharesPrefixes(t *testing.T) {
+	tok, err := tokenizer.NewBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.New(model.Tiny(tok.VocabSize()), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := m.ParamData() // a fresh model is near uniform: make every weight matter
+	for i, d := range data {
+		for j := range d {
+			d[j] += 0.3 * float32(math.Sin(float64(7*i+13*j)))
+		}
+	}
+	if err := m.SetParamData(data); err != nil {
+		t.Fatal(err)
+	}
+	resp := func(s string) []int32 { ids, _ := tok.Encode(s); return ids }
+	var reqs []credit.ReplayRequest
+	for _, prompt := range []string{"Call the weather tool for Paris.", "Sum 2 and 3."} {
+		for _, r := range []string{`{"a": 1}`, `{"b": 22}`, "five"} {
+			for _, blocks := range [][]string{{"Format: JSON.", "Reference: x"}, {"Reference: x"}, {"Format: JSON."}} {
+				reqs = append(reqs, credit.ReplayRequest{Prompt: reward.Compose(prompt, blocks), Response: resp(r)})
+			}
+		}
+	}
+	want, err := replayer{m: plainModel{m}, tok: tok, chunk: 64}.Replay(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, chunk := range []int{64, 5} {
+		got, err := replayer{m: m, tok: tok, chunk: chunk}.Replay(context.Background(), reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst := 0.0
+		for i := range want {
+			if len(got[i]) != len(want[i]) {
+				t.Fatalf("chunk %d, request %d: %d positions, want %d", chunk, i, len(got[i]), len(want[i]))
+			}
+			for p := range want[i] {
+				for v := range want[i][p] {
+					worst = max(worst, math.Abs(float64(got[i][p][v]-want[i][p][v])))
+				}
+			}
+		}
+		t.Logf("chunk %d: max |shared − whole| probability difference %.2e", chunk, worst)
+		if worst > 1e-5 {
+			t.Errorf("chunk %d: shared replay differs from whole replay by %.2e", chunk, worst)
+		}
 	}
 }

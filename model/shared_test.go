@@ -1,0 +1,89 @@
+package model
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// TestSharedDistributionsEqualWhole: running each prefix once and its
+// suffixes as a cache extension gives the distributions of a whole pass
+// over the concatenated sequences, for every architecture variant, with
+// prefixes and suffixes of different lengths and a row split by the
+// memory bound.
+func TestSharedDistributionsEqualWhole(t *testing.T) {
+	qwen3 := Tiny(40)
+	qwen3.ModelType, qwen3.HeadDim, qwen3.TieWordEmbeddings = "qwen3", 16, true
+	for name, c := range map[string]Config{"qwen2": Tiny(40), "qwen3": qwen3, "llama biases": biasedLlama()} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			m, err := New(c, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			randomize(m, 0.3)
+			s := Shared{
+				Prefixes: [][]int32{{1, 2, 3, 4, 5, 6, 7}, {8, 9}, {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27}},
+				Owner:    []int{0, 2, 0, 1, 2},
+				Suffixes: [][]int32{{30, 31, 32}, {33}, {34, 35, 36, 37, 38, 39, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}, {14, 15, 16, 17}, {18, 19, 20, 21, 22}},
+			}
+			from := []int{8, 19, 7 + 5, 3, 18 + 2}
+			seqs := make([][]int32, len(s.Suffixes))
+			for i, x := range s.Suffixes {
+				seqs[i] = append(append([]int32(nil), s.Prefixes[s.Owner[i]]...), x...)
+			}
+			want, err := m.Distributions(ctx, seqs, from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.SharedDistributions(ctx, s, from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			worst := 0.0
+			for i := range want {
+				if len(got[i]) != len(want[i]) {
+					t.Fatalf("sequence %d: %d positions, want %d", i, len(got[i]), len(want[i]))
+				}
+				for r := range want[i] {
+					for v := range want[i][r] {
+						worst = math.Max(worst, math.Abs(float64(got[i][r][v]-want[i][r][v])))
+					}
+				}
+			}
+			t.Logf("max |shared − whole| probability difference: %.2e", worst)
+			if worst > 1e-5 {
+				t.Errorf("shared distributions differ from a whole pass by %.2e", worst)
+			}
+		})
+	}
+}
+
+// TestSharedDistributionsRejects: a start inside the prefix (its
+// prediction was made in the prefix, which yields none), an owner out of
+// range and mismatched lengths are errors, not panics.
+func TestSharedDistributionsRejects(t *testing.T) {
+	m, err := New(Tiny(40), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := Shared{Prefixes: [][]int32{{1, 2, 3}}, Owner: []int{0}, Suffixes: [][]int32{{4, 5}}}
+	for name, c := range map[string]struct {
+		s    Shared
+		from []int
+	}{
+		"start in prefix": {ok, []int{3}},
+		"start past end":  {ok, []int{6}},
+		"owner":           {Shared{Prefixes: ok.Prefixes, Owner: []int{1}, Suffixes: ok.Suffixes}, []int{4}},
+		"lengths":         {Shared{Prefixes: ok.Prefixes, Owner: []int{0, 0}, Suffixes: ok.Suffixes}, []int{4}},
+		"token":           {Shared{Prefixes: ok.Prefixes, Owner: []int{0}, Suffixes: [][]int32{{4, 99}}}, []int{4}},
+		"empty suffix":    {Shared{Prefixes: ok.Prefixes, Owner: []int{0}, Suffixes: [][]int32{{}}}, []int{4}},
+	} {
+		if _, err := m.SharedDistributions(context.Background(), c.s, c.from); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := m.SharedDistributions(context.Background(), ok, []int{4}); err != nil {
+		t.Errorf("a valid batch: %v", err)
+	}
+}
