@@ -12,7 +12,7 @@
 # machine and load) and docs/scaling.svg (the plot, drawn by
 # scripts/scalingplot).
 #
-#   scripts/scaling.sh            # the full sweep: ~15 minutes on an idle 2-core machine
+#   scripts/scaling.sh            # the full sweep: ~12-15 minutes on an idle 2-core machine
 #   QUICK=1 scripts/scaling.sh    # tiny shapes, a minute: checks the pipeline
 #
 # Every shape runs in its own process for each side (credo's test binary,
@@ -21,7 +21,11 @@
 # measured once. The sides alternate shape by shape, round by round, and
 # each table keeps the best round's s/step (other load only slows a run)
 # and the largest peak. s/step is the mean of the timed steps, each side
-# after one untimed warm-up step (credo's benchmark adds Go's b.N=1 pass).
+# after two untimed warm-up steps (credo's: the first step, then Go's b.N=1
+# pass). Whole batches, no micro-batches: at 10M and 1024 tokens each side
+# holds ~620 MiB per sequence, ~10 GiB at 16 (extrapolated from 1 and 2),
+# so the 10M sequence sweep needs an idle machine with 16 GB or more; drop
+# it with SWEEPS="size seq group".
 #
 # Environment:
 #   QUICK        1: tiny shapes, 2 steps, 1 round; writes to $OUT (default
@@ -32,7 +36,7 @@
 #   NICE         niceness of the measured processes (default 0; use 5 on a
 #                shared machine)
 #   LIMIT_MIB    a process whose peak RSS passes this is killed and shown
-#                as "> peak (killed)" (default 12288)
+#                as "> peak (killed)" (default 16384)
 #   FLOOR_MIB    ... or that leaves the machine less than this available
 #                (default 1024)
 #   OUT          directory for scaling.md and scaling.svg (default: docs/results/scaling.md and docs/scaling.svg)
@@ -44,7 +48,7 @@ export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 QUICK=${QUICK:-0}
 THREADS=$(nproc)
 NICE=${NICE:-0}
-LIMIT_MIB=${LIMIT_MIB:-12288}
+LIMIT_MIB=${LIMIT_MIB:-16384}
 FLOOR_MIB=${FLOOR_MIB:-1024}
 if [ "$QUICK" = 1 ]; then
 	STEPS=${STEPS:-2} ROUNDS=${ROUNDS:-1}
@@ -167,7 +171,7 @@ for round in $(seq 1 "$ROUNDS"); do
 			"$tmp/model.test" -test.run XXX -test.bench TrainShape -test.benchtime "${STEPS}x")
 		OMP_NUM_THREADS=$THREADS LD_LIBRARY_PATH=$OBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 			measure "$key" torch "$PY" scripts/bench_torch.py --size "$size" --batch "$batch" --seq "$seq" \
-			--steps "$STEPS" --warmup 1 --threads "$THREADS"
+			--steps "$STEPS" --warmup 2 --threads "$THREADS"
 	done
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -213,12 +217,16 @@ svgrel=$(realpath --relative-to="$(dirname "$md")" "$svg")
 	echo "$torchv on the CPU (\`scripts/bench_torch.py --size\`, Debian's torch with"
 	echo "OpenBLAS, OpenMP build, \`OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE\`, ${THREADS} threads),"
 	echo "at each shape; vocabulary 268. Each side ran one process per shape and"
-	echo "round, alternating; s/step is the mean of $STEPS timed steps after a warm-up,"
-	echo "best of $ROUNDS rounds; peak is the process's peak RSS (VmHWM), the largest"
-	echo "of the rounds. PyTorch ÷ credo above 1 means credo is faster."
+	echo "round, alternating; s/step is the mean of $STEPS timed steps after two"
+	echo "untimed ones, best of $ROUNDS rounds; peak is the process's peak RSS (VmHWM:"
+	echo "parameters, AdamW state, activations, and for credo Go's heap with GOGC=100,"
+	echo "so garbage not yet collected too), the largest of the rounds. Batches are"
+	echo "whole (no micro-batches). PyTorch ÷ credo above 1 means credo is faster."
 	echo
 	echo "- command: \`$cmd\` ($minutes minutes)"
-	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)"
+	dirty=""
+	[ -z "$(git status --porcelain --untracked-files=no)" ] || dirty=" with uncommitted changes"
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$dirty"
 	echo "- machine: $cpu ($flags), $THREADS cores, $mem RAM"
 	echo "- load average (1, 5, 15 min): $load0 at the start, $load1 at the end"
 	echo
