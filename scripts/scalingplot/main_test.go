@@ -129,7 +129,7 @@ func TestPlotSVG(t *testing.T) {
 	if want := 2 * 3; lines != want {
 		t.Errorf("%d polylines, want %d", lines, want)
 	}
-	for _, want := range []string{"a &amp; b", "seconds per step (log)", "peak RSS, MiB (log)", "PyTorch 1.13 + OpenBLAS", "10M (line style)"} {
+	for _, want := range []string{"a &amp; b", "seconds per step (log)", "peak RSS, MiB (log)", "PyTorch 1.13 + OpenBLAS", "10M model"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("plot lacks %q", want)
 		}

@@ -220,7 +220,7 @@ func drawLegend(b *strings.Builder, panels []*panel, W, y int) {
 	}
 	sort.Slice(names, func(i, j int) bool { return styles[names[i]] < styles[names[j]] })
 	for _, s := range names {
-		entries = append(entries, entry{s + " (line style)", "#555", dashes[styles[s]%len(dashes)], ""})
+		entries = append(entries, entry{s + " model", "#555", dashes[styles[s]%len(dashes)], ""})
 	}
 	const itemW = 210
 	x := (W - itemW*len(entries)) / 2
