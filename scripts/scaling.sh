@@ -108,10 +108,16 @@ mapfile -t unique < <(printf '%s\n' "${shapes[@]}" | awk -F'|' '!seen[$6 "," $7 
 
 # (b) measure KEY SIDE CMD…: runs CMD with the memory watchdog and appends
 # "SIDE KEY step_s peak_mib" to $tmp/results; a failed or killed run
-# records "-" and the peak so far.
+# records "-" and the peak so far. A side killed in an earlier round is not
+# run again: it would only be killed again.
 measure() {
 	local key=$1 side=$2
 	shift 2
+	touch "$tmp/results"
+	if grep -q "^$side $key - >" "$tmp/results"; then
+		echo "#   $side $key: skipped (killed in an earlier round)" >&2
+		return
+	fi
 	nice -n "$NICE" "$@" >"$tmp/log" 2>&1 &
 	local pid=$! hwm=0 killed=0 kb avail
 	while kill -0 "$pid" 2>/dev/null; do
@@ -126,7 +132,6 @@ measure() {
 	done
 	local rc=0
 	wait "$pid" || rc=$?
-	cat "$tmp/log" >>"$tmp/all.log"
 	if ((killed)); then
 		echo "#   $side $key: killed at $((hwm / 1024)) MiB" >&2
 		echo "$side $key - >$((hwm / 1024))(killed)" >>"$tmp/results"
