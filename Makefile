@@ -4,7 +4,7 @@
 export GOTOOLCHAIN := go1.27.3
 export GOEXPERIMENT := simd
 
-.PHONY: demo test bench build
+.PHONY: demo test bench scaling build
 
 # credo's main job on its built-in defaults: see README.md.
 demo:
@@ -25,6 +25,11 @@ test:
 bench:
 	scripts/bench.sh
 	go test ./sample -run XXX -bench Generate -benchtime 1x
+
+# Speed and peak memory against model size, sequence length and group
+# size, beside PyTorch: docs/results/scaling.md and docs/scaling.svg.
+scaling:
+	scripts/scaling.sh
 
 build:
 	go build -o bin/credo ./cmd/credo

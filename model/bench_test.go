@@ -41,6 +41,13 @@ func trainFLOPs(c Config, B, T int) float64 {
 }
 
 func benchTrain(b *testing.B, c Config, B, T int) {
+	timeSteps(b, c, B, T, newBenchStep(b, c, B, T))
+}
+
+// newBenchStep builds a model and trainer for c and B random sequences of
+// T tokens, and returns one training step on them, already run once (the
+// first step compiles).
+func newBenchStep(b *testing.B, c Config, B, T int) func() error {
 	m, err := New(c, 1)
 	if err != nil {
 		b.Fatal(err)
@@ -59,15 +66,25 @@ func benchTrain(b *testing.B, c Config, B, T int) {
 			mask[i][j] = 1
 		}
 	}
-	peak := peakGFLOPS(b)
 	ctx := context.Background()
-	if _, err := tr.Step(ctx, seqs, TokenInputs{Mask: mask}, 1e-3); err != nil { // compile
+	step := func() error {
+		_, err := tr.Step(ctx, seqs, TokenInputs{Mask: mask}, 1e-3)
+		return err
+	}
+	if err := step(); err != nil {
 		b.Fatal(err)
 	}
+	return step
+}
+
+// timeSteps runs step b.N times and reports wall and CPU time per step,
+// throughput and MFU against $CREDO_PEAK_GFLOPS.
+func timeSteps(b *testing.B, c Config, B, T int, step func() error) {
+	peak := peakGFLOPS(b)
 	b.ResetTimer()
 	cpu0 := cpuSeconds()
 	for range b.N {
-		if _, err := tr.Step(ctx, seqs, TokenInputs{Mask: mask}, 1e-3); err != nil {
+		if err := step(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -29,31 +29,11 @@ cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 ROUNDS=${ROUNDS:-2}
 THREADS=$(nproc)
-CACHE=${CREDO_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/credo-bench}
-PY=/usr/bin/python3
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
 
 # (a) Dependencies: Debian's PyTorch, and OpenBLAS unpacked (not installed,
-# so the system's BLAS stays as it is).
-if ! "$PY" -c 'import torch' 2>/dev/null; then
-	echo "# installing python3-torch" >&2
-	$SUDO apt-get install -y python3-torch >&2
-fi
-OBDIR=$CACHE/openblas/usr/lib/x86_64-linux-gnu/openblas-openmp
-if [ ! -e "$OBDIR/libblas.so.3" ]; then
-	echo "# fetching libopenblas0-openmp into $CACHE" >&2
-	mkdir -p "$CACHE"
-	(cd "$CACHE" && rm -f libopenblas0-openmp_*.deb && apt-get download libopenblas0-openmp >&2 &&
-		dpkg -x libopenblas0-openmp_*.deb openblas)
-	[ -e "$OBDIR/libblas.so.3" ] || { echo "bench.sh: no libblas.so.3 in $OBDIR" >&2; exit 1; }
-fi
-if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
-	if grep -qw avx512f /proc/cpuinfo; then OPENBLAS_CORETYPE=SkylakeX; else OPENBLAS_CORETYPE=Haswell; fi
-fi
-export OPENBLAS_CORETYPE
-OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
-if [ "$OMP_WAIT_POLICY" = default ]; then unset OMP_WAIT_POLICY; else export OMP_WAIT_POLICY; fi
+# so the system's BLAS stays as it is); sets PY, OBDIR, OPENBLAS_CORETYPE
+# and OMP_WAIT_POLICY.
+source scripts/torch_env.sh
 
 # (b) Peak: best of three runs, since other load only lowers it.
 if [ -z "${CREDO_PEAK_GFLOPS:-}" ]; then

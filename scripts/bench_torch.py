@@ -1,21 +1,30 @@
 #!/usr/bin/python3
 """Times the PyTorch peer of credo's BenchmarkTrainStep (model/bench_test.go).
 
-Same configs as model.Small(268) and model.Medium(268), same batch (16 x 256
-tokens, loss on every target), same AdamW (betas 0.9/0.95, eps 1e-8, weight
+Same configs as model.Small(268) and model.Medium(268) (and the benchmark's
+40M config), same batch (16 x 256 tokens unless --batch/--seq say otherwise,
+loss on every target), same AdamW (betas 0.9/0.95, eps 1e-8, weight
 decay 0.1 on matrices, gradient clip 1.0), same FLOP count and peak. The
 model is scripts/reference.py's (imported, not copied). Prints one
 machine-readable line per config:
 
-    torch 10M params=10734336 step_s=1.42 tokens_s=2880 gflops=... mfu=... blas=openblas
+    torch 10M params=10734336 step_s=1.42 tokens_s=2880 gflops=... mfu=... blas=openblas ...
 
-Run it through scripts/bench.sh, which supplies a fast BLAS. By hand:
+step_s is the median step, mean_s the mean. With --size (the peer of
+BenchmarkTrainShape, run by scripts/scaling.sh) it runs that one config at
+--batch x --seq and adds peak_mib, the process's peak RSS (ru_maxrss): run
+one shape per process, or the peaks mix.
+
+Run it through scripts/bench.sh or scripts/scaling.sh, which supply a fast
+BLAS. By hand:
 
     LD_LIBRARY_PATH=<openblas-openmp dir> OPENBLAS_CORETYPE=Zen \\
         /usr/bin/python3 scripts/bench_torch.py --peak 200
+    ... scripts/bench_torch.py --size 40M --batch 16 --seq 512 --steps 3
 """
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -40,6 +49,7 @@ def llama(vocab, hidden, ffn, layers, heads, kv_heads):
 CONFIGS = {
     "1M": llama(VOCAB, 128, 384, 4, 4, 2),    # model.Small(268)
     "10M": llama(VOCAB, 384, 1024, 6, 6, 6),  # model.Medium(268)
+    "40M": llama(VOCAB, 640, 1792, 8, 10, 10),  # bench40M in model/benchshape_test.go
 }
 
 
@@ -90,11 +100,11 @@ def blas_in_use():
     return "openblas" if "openblas" in maps else "reference"
 
 
-def bench(c, steps, warmup):
+def bench(c, steps, warmup, batch, seq):
     gen = torch.Generator().manual_seed(1)
     ps = init(c, gen)
-    tokens = torch.randint(0, c["vocab_size"], (BATCH, SEQ + 1), generator=gen)
-    mask = torch.ones(BATCH, SEQ)
+    tokens = torch.randint(0, c["vocab_size"], (batch, seq + 1), generator=gen)
+    mask = torch.ones(batch, seq)
     decay = [p for p in ps.values() if p.dim() >= 2]
     no_decay = [p for p in ps.values() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1},
@@ -125,22 +135,37 @@ def main():
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--configs", default="1M,10M", help="comma-separated subset of " + ",".join(CONFIGS))
+    ap.add_argument("--size", choices=sorted(CONFIGS),
+                    help="one config at --batch x --seq, with peak RSS (replaces --configs)")
+    ap.add_argument("--batch", type=int, default=BATCH, help="sequences per step (default %(default)s)")
+    ap.add_argument("--seq", type=int, default=SEQ, help="positions per sequence (default %(default)s)")
     a = ap.parse_args()
+    if a.batch < 1 or a.seq < 1 or a.steps < 1:
+        raise SystemExit("bench_torch: --batch, --seq and --steps must be positive")
     torch.set_num_threads(a.threads)  # reference.py sets 1 at import
     blas = blas_in_use()
     if blas != "openblas":
         print(f"bench_torch: warning: BLAS is {blas}, not OpenBLAS; see scripts/bench.sh", file=sys.stderr)
-    for name in a.configs.split(","):
+    names = [a.size] if a.size else a.configs.split(",")
+    for name in names:
         if name not in CONFIGS:
             raise SystemExit(f"bench_torch: unknown config {name!r}; have {', '.join(CONFIGS)}")
         c = CONFIGS[name]
-        sec, times = bench(c, a.steps, a.warmup)
-        flops = train_flops(c, BATCH, SEQ)
+        if a.seq > c["max_position_embeddings"]:
+            raise SystemExit(f"bench_torch: --seq {a.seq} is past {name}'s {c['max_position_embeddings']} positions")
+        sec, times = bench(c, a.steps, a.warmup, a.batch, a.seq)
+        flops = train_flops(c, a.batch, a.seq)
         gflops = flops / sec / 1e9
-        print(f"torch {name} params={num_params(c)} step_s={sec:.4f} tokens_s={BATCH * SEQ / sec:.0f} "
-              f"gflops={gflops:.1f} mfu={100 * gflops / a.peak:.1f} peak={a.peak:g} "
-              f"threads={torch.get_num_threads()} blas={blas} "
-              f"min_s={min(times):.4f} max_s={max(times):.4f}", flush=True)
+        line = (f"torch {name} params={num_params(c)} step_s={sec:.4f} tokens_s={a.batch * a.seq / sec:.0f} "
+                f"gflops={gflops:.1f} mfu={100 * gflops / a.peak:.1f} peak={a.peak:g} "
+                f"threads={torch.get_num_threads()} blas={blas} "
+                f"min_s={min(times):.4f} max_s={max(times):.4f} mean_s={statistics.fmean(times):.4f} "
+                f"batch={a.batch} seq={a.seq}")
+        if a.size:
+            # ru_maxrss is in KiB on Linux: the peak of this process, whose
+            # only model is this shape's.
+            line += f" peak_mib={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f}"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
