@@ -17,6 +17,7 @@ import (
 type Cache struct {
 	kv    []*tensors.Tensor // per layer: keys then values, [B, K, S, E]
 	pad   []int             // left padding of each row
+	pads  *tensors.Tensor   // pad as an int32 tensor [B], every Decode's input
 	next  int               // the slot the next token is written to
 	slots int               // S, the capacity
 	rows  int               // B
@@ -40,6 +41,10 @@ func (c *Cache) Free() {
 		t.FinalizeAll()
 	}
 	c.kv = nil
+	if c.pads != nil {
+		c.pads.FinalizeAll()
+		c.pads = nil
+	}
 }
 
 // Prefill runs the prompts once and returns a cache holding group copies of
@@ -101,7 +106,11 @@ func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, newTokens
 	}
 	logits := tensors.MustCopyFlatData[float32](out[0])
 	out[0].FinalizeAll()
-	c := &Cache{kv: out[1:], pad: pads, next: L, slots: S, rows: P * group}
+	pad32 := make([]int32, len(pads))
+	for i, p := range pads {
+		pad32[i] = int32(p)
+	}
+	c := &Cache{kv: out[1:], pad: pads, pads: tensors.FromFlatDataAndDimensions(pad32, len(pads)), next: L, slots: S, rows: P * group}
 	return c, rows(logits, c.rows, m.Config.VocabSize), nil
 }
 
@@ -166,19 +175,13 @@ func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float
 	if err != nil {
 		return nil, err
 	}
+	// Flat tensors, not nested slices: converting [][]T goes through
+	// reflection, which cost 5% of a 1M decode step. Positions and the key
+	// mask are computed in the graph from the slot and the padding.
 	B := c.rows
-	tok := make([][]int32, B)
-	pos := make([][]int32, B)
-	valid := make([][]bool, B)
-	for r := range B {
-		tok[r] = []int32{tokens[r]}
-		pos[r] = []int32{int32(c.Position(r))}
-		valid[r] = make([]bool, c.slots)
-		for s := c.pad[r]; s < c.slots; s++ {
-			valid[r][s] = true
-		}
-	}
-	args := append(m.paramArgs(), tok, pos, valid, int32(c.next))
+	tok := tensors.FromFlatDataAndDimensions(tokens, B, 1)
+	defer tok.FinalizeAll()
+	args := append(m.paramArgs(), tok, c.pads, int32(c.next))
 	for _, t := range c.kv {
 		d, err := DonateTensorBuffer(t, m.backend, 0)
 		if err != nil {
@@ -198,18 +201,23 @@ func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float
 	return rows(logits, B, m.Config.VocabSize), nil
 }
 
-// buildDecode: inputs params, token [B, 1], position [B, 1], valid [B, S],
-// slot (scalar), then the caches; outputs logits [B, V] and the caches.
+// buildDecode: inputs params, token [B, 1], left padding [B], slot
+// (scalar), then the caches [B, K, S, E]; outputs logits [B, V] and the
+// caches. Row r's token is at position slot − pad[r], and it sees the keys
+// in slots pad[r]…slot.
 func (m *Model) buildDecode(inputs []*Node) []*Node {
 	w, rest := m.splitParams(inputs)
-	tok, pos, valid, slot := rest[0], rest[1], rest[2], rest[3]
-	kv := rest[4:]
+	tok, pads, slot := rest[0], rest[1], rest[2]
+	kv := rest[3:]
 	g := tok.Graph()
 	c := m.Config
-	B, S := valid.Shape().Dimensions[0], valid.Shape().Dimensions[1]
-	cos, sin := rope(c, pos)
+	B, S := tok.Shape().Dimensions[0], kv[0].Shape().Dimensions[2]
+	pad := Reshape(pads, B, 1)
 	q := Reshape(slot, 1)
-	in := attnInputs{cos: cos, sin: sin, mask: causalMask(q, Iota(g, shapes.Make(dtypes.Int32, S), 0), valid)}
+	cos, sin := rope(c, Sub(Reshape(slot, 1, 1), pad)) // positions [B, 1]
+	keys := Iota(g, shapes.Make(dtypes.Int32, S), 0)
+	valid := GreaterOrEqual(Reshape(keys, 1, S), pad) // [B, S]
+	in := attnInputs{cos: cos, sin: sin, mask: causalMask(q, keys, valid)}
 	caches := make([]*kvCache, c.NumHiddenLayers)
 	for i := range caches {
 		caches[i] = &kvCache{k: kv[2*i], v: kv[2*i+1], at: slot}
