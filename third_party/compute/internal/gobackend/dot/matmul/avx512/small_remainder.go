@@ -4,7 +4,14 @@
 
 package avx512
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/internal/gobackend/dot"
+	"github.com/gomlx/compute/internal/gobackend/dot/matmul"
+)
 
 // The small kernels' tiles are 4 lhs rows tall; the 1–3 rows left over
 // when lhsCrossSize is not a multiple of 4 used to run as scalar loops.
@@ -98,4 +105,38 @@ func nonTransposedRemainderRowsFloat32(lhsBase, rhsBase, outputBase uintptr, row
 			*(*float32)(unsafe.Pointer(outputBase + uintptr((row+i)*rhsCrossSize+col)*elemSize)) = s
 		}
 	}
+}
+
+// splitRowsWorthIt says whether an unbatched small product is big enough
+// to split its lhs rows across workers: a linear layer at decode time
+// ([64, 128] × [128, 384]ᵀ, say) is one batch item, which the batch-wise
+// parallel path leaves to one core.
+func splitRowsWorthIt(lhsCrossSize, rhsCrossSize, contractingSize int) bool {
+	return lhsCrossSize >= 8 && lhsCrossSize*rhsCrossSize*contractingSize >= 8*matmul.MinMatMulFlopsPerWorker
+}
+
+// avx512SmallFloat32SplitRows runs one batch item's product in chunks of
+// lhs rows (multiples of 4, so only the last chunk has leftover rows), one
+// chunk per worker.
+func avx512SmallFloat32SplitRows(backend *gobackend.Backend, layout dot.Layout, lhs, rhs []float32,
+	lhsCrossSize, rhsCrossSize, contractingSize int, output []float32, maxWorkers int) {
+	chunks := min(maxWorkers, lhsCrossSize/4)
+	rows := ((lhsCrossSize+chunks-1)/chunks + 3) / 4 * 4
+	var next atomic.Int64
+	backend.Workers.Saturate(func() {
+		for {
+			r0 := int(next.Add(int64(rows))) - rows
+			if r0 >= lhsCrossSize {
+				return
+			}
+			r1 := min(r0+rows, lhsCrossSize)
+			l := lhs[r0*contractingSize : r1*contractingSize]
+			o := output[r0*rhsCrossSize : r1*rhsCrossSize]
+			if layout == dot.LayoutNonTransposed {
+				avx512SmallFloat32(l, rhs, 0, 1, r1-r0, rhsCrossSize, contractingSize, o)
+			} else {
+				avx512SmallFloat32Transposed(l, rhs, 0, 1, r1-r0, rhsCrossSize, contractingSize, o)
+			}
+		}
+	})
 }

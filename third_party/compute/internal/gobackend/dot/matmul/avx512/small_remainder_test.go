@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/internal/gobackend/dot"
 )
 
 // TestSmallRemainderRowsBatched checks the small kernels on batched
@@ -65,6 +66,57 @@ func TestSmallRemainderRowsBatched(t *testing.T) {
 						}
 					})
 				}
+			}
+		}
+	}
+}
+
+// TestSmallSplitRows checks unbatched small products split by lhs rows
+// across workers (both layouts, row counts that do and do not divide into
+// chunks of 4) against a scalar reference.
+func TestSmallSplitRows(t *testing.T) {
+	if !gobackend.IsAVX512Allowed {
+		t.Skip("no AVX-512")
+	}
+	backend, err := gobackend.NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend.Workers.SetMaxParallelism(4)
+	for _, M := range []int{8, 9, 30, 64, 65} {
+		for _, tc := range []struct{ N, K int }{{384, 128}, {128, 384}, {70, 100}} {
+			if !splitRowsWorthIt(M, tc.N, tc.K) {
+				continue
+			}
+			for _, layout := range []dot.Layout{dot.LayoutNonTransposed, dot.LayoutTransposed} {
+				t.Run(fmt.Sprintf("M%d/N%d/K%d/%s", M, tc.N, tc.K, layout), func(t *testing.T) {
+					N, K := tc.N, tc.K
+					lhs := make([]float32, M*K)
+					for i := range lhs {
+						lhs[i] = float32(i%13 - 6)
+					}
+					rhs := make([]float32, K*N)
+					for i := range rhs {
+						rhs[i] = float32(i%11 - 5)
+					}
+					got := make([]float32, M*N)
+					avx512SmallFloat32Parallel(backend, layout, lhs, rhs, 1, M, N, K, got)
+					for r := range M {
+						for c := range N {
+							var want float32
+							for k := range K {
+								rv := rhs[k*N+c]
+								if layout == dot.LayoutTransposed {
+									rv = rhs[c*K+k]
+								}
+								want += lhs[r*K+k] * rv
+							}
+							if g := got[r*N+c]; g != want {
+								t.Fatalf("(%d, %d): got %v, want %v", r, c, g, want)
+							}
+						}
+					}
+				})
 			}
 		}
 	}
