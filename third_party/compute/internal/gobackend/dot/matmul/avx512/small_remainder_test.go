@@ -121,3 +121,49 @@ func TestSmallSplitRows(t *testing.T) {
 		}
 	}
 }
+
+// TestRouterFewRowsBatched: a batched product above the small-kernel size
+// threshold but with fewer than 8 lhs rows (10M's KV-cache attention:
+// 384 heads × 1 query × 192 keys × 64) now takes the small kernels; its
+// values must not change.
+func TestRouterFewRowsBatched(t *testing.T) {
+	if !gobackend.IsAVX512Allowed {
+		t.Skip("no AVX-512")
+	}
+	backend, err := gobackend.NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const batch, N, K = 384, 192, 64
+	for _, M := range []int{1, 2, 7} {
+		for _, layout := range []dot.Layout{dot.LayoutNonTransposed, dot.LayoutTransposed} {
+			lhs := make([]float32, batch*M*K)
+			for i := range lhs {
+				lhs[i] = float32(i%13 - 6)
+			}
+			rhs := make([]float32, batch*K*N)
+			for i := range rhs {
+				rhs[i] = float32(i%11 - 5)
+			}
+			got := make([]float32, batch*M*N)
+			avx512RouterFloat32(backend, layout, lhs, rhs, batch, M, N, K, got, nil)
+			for _, b := range []int{0, 1, batch / 2, batch - 1} {
+				for r := range M {
+					for c := range N {
+						var want float32
+						for k := range K {
+							rv := rhs[b*K*N+k*N+c]
+							if layout == dot.LayoutTransposed {
+								rv = rhs[b*K*N+c*K+k]
+							}
+							want += lhs[b*M*K+r*K+k] * rv
+						}
+						if g := got[b*M*N+r*N+c]; g != want {
+							t.Fatalf("M=%d %s batch %d (%d, %d): got %v, want %v", M, layout, b, r, c, g, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
