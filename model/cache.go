@@ -15,7 +15,7 @@ import (
 // sequence. Rows are left-padded prompts: row r's slot s holds the token at
 // position s − pad[r]. A Cache belongs to the Model that made it.
 type Cache struct {
-	kv    []*tensors.Tensor // per layer: keys then values, [B, K, S, E]
+	kv    []*tensors.Tensor // per layer: keys [B, K, E, S] then values [B, K, S, E]
 	pad   []int             // left padding of each row
 	pads  *tensors.Tensor   // pad as an int32 tensor [B], every Decode's input
 	next  int               // the slot the next token is written to
@@ -122,28 +122,27 @@ func (m *Model) buildPrefill(inputs []*Node, group, S int) []*Node {
 	g := tokens.Graph()
 	P, L := tokens.Shape().Dimensions[0], tokens.Shape().Dimensions[1]
 	c := m.Config
-	K, E := c.NumKeyValueHeads, c.headDim()
 	cos, sin := rope(c, pos)
 	idx := Iota(g, shapes.Make(dtypes.Int32, L), 0)
 	in := attnInputs{cos: cos, sin: sin, mask: causalMask(idx, idx, valid)}
-	caches := make([]*kvCache, c.NumHiddenLayers)
-	for i := range caches {
-		z := Zeros(g, shapes.Make(dtypes.Float32, P, K, L, E))
-		caches[i] = &kvCache{k: z, v: z, at: ScalarZero(g, dtypes.Int32)}
-	}
+	caches := emptyCaches(g, c, P, L)
 	h := forward(c, w, embedTokens(w, tokens), in, caches)
 	last := Slice(h, AxisRange(), AxisRange(L-1, L)) // [P, 1, D]
 	logits := Reshape(headLogits(w, last), P, 1, c.VocabSize)
 	outs := []*Node{Reshape(BroadcastToDims(logits, P, group, c.VocabSize), P*group, c.VocabSize)}
 	for _, kv := range caches {
-		for _, x := range []*Node{kv.k, kv.v} { // [P, K, L, E] → [P·G, K, S, E]
-			x = BroadcastToDims(Reshape(x, P, 1, K, L, E), P, group, K, L, E)
-			x = Reshape(x, P*group, K, L, E)
+		kv = growCache(kv, kv.at, func(x *Node, slotAxis int) *Node { // L slots of P rows → S slots of P·G rows
+			dims := x.Shape().Dimensions
+			x = BroadcastToDims(InsertAxes(x, 1), append([]int{P, group}, dims[1:]...)...)
+			x = Reshape(x, append([]int{P * group}, dims[1:]...)...)
 			if S > L {
-				x = Concatenate([]*Node{x, Zeros(g, shapes.Make(dtypes.Float32, P*group, K, S-L, E))}, 2)
+				pad := append([]int{P * group}, dims[1:]...)
+				pad[slotAxis] = S - L
+				x = Concatenate([]*Node{x, Zeros(g, shapes.Make(dtypes.Float32, pad...))}, slotAxis)
 			}
-			outs = append(outs, x)
-		}
+			return x
+		})
+		outs = append(outs, kv.k, kv.v)
 	}
 	return outs
 }
@@ -211,7 +210,7 @@ func (m *Model) buildDecode(inputs []*Node) []*Node {
 	kv := rest[3:]
 	g := tok.Graph()
 	c := m.Config
-	B, S := tok.Shape().Dimensions[0], kv[0].Shape().Dimensions[2]
+	B, S := tok.Shape().Dimensions[0], kv[1].Shape().Dimensions[2] // the values [B, K, S, E]
 	pad := Reshape(pads, B, 1)
 	q := Reshape(slot, 1)
 	cos, sin := rope(c, Sub(Reshape(slot, 1, 1), pad)) // positions [B, 1]
