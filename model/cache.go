@@ -216,7 +216,7 @@ func (m *Model) buildDecode(inputs []*Node) []*Node {
 	cos, sin := rope(c, Sub(Reshape(slot, 1, 1), pad)) // positions [B, 1]
 	keys := Iota(g, shapes.Make(dtypes.Int32, S), 0)
 	valid := GreaterOrEqual(Reshape(keys, 1, S), pad) // [B, S]
-	in := attnInputs{cos: cos, sin: sin, mask: causalMask(q, keys, valid)}
+	in := broadcastInputs(c, attnInputs{cos: cos, sin: sin, mask: causalMask(q, keys, valid)})
 	caches := make([]*kvCache, c.NumHiddenLayers)
 	for i := range caches {
 		caches[i] = &kvCache{k: kv[2*i], v: kv[2*i+1], at: slot}

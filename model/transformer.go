@@ -140,6 +140,34 @@ func growCache(kv *kvCache, at *Node, f func(x *Node, slotAxis int) *Node) *kvCa
 type attnInputs struct {
 	cos, sin *Node // [B, T, 1, E/2]
 	mask     *Node // [B, 1, T, S] bool: may query t see key s
+
+	// Optional (see broadcastInputs): the additive mask [B, H, T, S] and
+	// the RoPE tables [B, T, H or K, E/2], broadcast over the heads once
+	// for all layers.
+	bias                   *Node
+	cosQ, sinQ, cosK, sinK *Node
+}
+
+// broadcastInputs gives in the tables broadcast over the heads. Adding the
+// mask [B, 1, T, S] to scores [B, H, T, S], or multiplying heads by
+// [B, T, 1, E/2] tables, broadcasts over a middle axis, which the Go
+// backend does element by element through an index iterator; same-shape
+// operands take its vectorized loops. Decoding builds them once per step
+// for all layers (12% of a 1M decode step's CPU went to that iterator);
+// they are small there, while at training sizes the broadcast [B, H, T, T]
+// mask would be a large tensor, so training does not use them.
+func broadcastInputs(c Config, in attnInputs) attnInputs {
+	cd := in.cos.Shape().Dimensions // [B, T, 1, E/2]
+	md := in.mask.Shape().Dimensions
+	H, K := c.NumAttentionHeads, c.NumKeyValueHeads
+	g := in.mask.Graph()
+	bias := Where(in.mask, ScalarZero(g, dtypes.Float32), Scalar(g, dtypes.Float32, maskedScore))
+	in.bias = BroadcastToDims(bias, md[0], H, md[2], md[3])
+	in.cosQ = BroadcastToDims(in.cos, cd[0], cd[1], H, cd[3])
+	in.sinQ = BroadcastToDims(in.sin, cd[0], cd[1], H, cd[3])
+	in.cosK = BroadcastToDims(in.cos, cd[0], cd[1], K, cd[3])
+	in.sinK = BroadcastToDims(in.sin, cd[0], cd[1], K, cd[3])
+	return in
 }
 
 // linear applies a PyTorch-layout weight [out, in] and an optional bias.
@@ -237,7 +265,7 @@ const maskedScore = -1e30
 // rather than reshaped to [B·K, S, E]: with a KV cache, k and v are also
 // the step's outputs, so the backend cannot reuse their buffers and a
 // reshape would copy the whole cache every layer and every token.
-func attention(q, k, v, mask *Node, keysT bool) *Node {
+func attention(q, k, v *Node, in attnInputs, keysT bool) *Node {
 	dims := q.Shape().Dimensions
 	B, T, H, E := dims[0], dims[1], dims[2], dims[3]
 	K, S := v.Shape().Dimensions[1], v.Shape().Dimensions[2]
@@ -247,8 +275,11 @@ func attention(q, k, v, mask *Node, keysT bool) *Node {
 	}
 	G := H / K
 	g := q.Graph()
-	bias := Where(mask, ScalarZero(g, dtypes.Float32), Scalar(g, dtypes.Float32, maskedScore)) // [B, 1, T, S]
-	qh := Reshape(TransposeAllDims(q, 0, 2, 1, 3), B, K, G*T, E)                               // [B, K, G·T, E]: heads k·G…k·G+G−1 share key head k
+	bias := in.bias // [B, H, T, S]
+	if bias == nil {
+		bias = Where(in.mask, ScalarZero(g, dtypes.Float32), Scalar(g, dtypes.Float32, maskedScore)) // [B, 1, T, S]
+	}
+	qh := Reshape(TransposeAllDims(q, 0, 2, 1, 3), B, K, G*T, E) // [B, K, G·T, E]: heads k·G…k·G+G−1 share key head k
 	batch := []int{0, 1}
 	scores := MulScalar(DotGeneral(qh, []int{3}, batch, k, kc, batch), 1/math.Sqrt(float64(E))) // [B, K, G·T, S]
 	scores = Add(Reshape(scores, B, K*G, T, S), bias)                                           // [B, H, T, S]
@@ -274,7 +305,11 @@ func block(c Config, l layerWeights, h *Node, in attnInputs, cache *kvCache) (*N
 	if l.qNorm != nil {                            // Qwen3: per-head RMSNorm before RoPE
 		q, k = rmsNorm(q, l.qNorm, c.RMSNormEps), rmsNorm(k, l.kNorm, c.RMSNormEps)
 	}
-	q, k = applyRope(q, in.cos, in.sin), applyRope(k, in.cos, in.sin)
+	if in.cosQ != nil {
+		q, k = applyRope(q, in.cosQ, in.sinQ), applyRope(k, in.cosK, in.sinK)
+	} else {
+		q, k = applyRope(q, in.cos, in.sin), applyRope(k, in.cos, in.sin)
+	}
 	v = TransposeAllDims(v, 0, 2, 1, 3) // [B, K, T, E]
 	if cache != nil {
 		zero := ScalarZero(h.Graph(), dtypes.Int32)
@@ -288,7 +323,7 @@ func block(c Config, l layerWeights, h *Node, in attnInputs, cache *kvCache) (*N
 	} else {
 		k = TransposeAllDims(k, 0, 2, 1, 3) // [B, K, T, E]
 	}
-	h = Add(h, linear(attention(q, k, v, in.mask, cache != nil), l.o, l.ob)) // [B, T, D]
+	h = Add(h, linear(attention(q, k, v, in, cache != nil), l.o, l.ob)) // [B, T, D]
 
 	x = rmsNorm(h, l.postNorm, c.RMSNormEps)
 	gate := linear(x, l.gate, l.gb)                            // [B, T, F]
