@@ -5,9 +5,11 @@
 # (8 prompts x G = 8), 128 new tokens, temperature 1.
 #
 #   scripts/bench-sample.sh          # ROUNDS=2 alternating credo/torch runs
+#   SKIP=Generate/10M/rerun scripts/bench-sample.sh   # without the slowest run
 #
-# Environment: ROUNDS (default 2), BENCH (the credo sub-benchmarks, default
-# Generate), and OPENBLAS_CORETYPE, OMP_WAIT_POLICY, CREDO_BENCH_CACHE as in
+# Environment: ROUNDS (default 2), BENCH and SKIP (go test -bench and -skip
+# patterns for the credo sub-benchmarks, default Generate and none), and
+# OPENBLAS_CORETYPE, OMP_WAIT_POLICY, CREDO_BENCH_CACHE as in
 # scripts/bench.sh, which also explains why PyTorch gets OpenBLAS through
 # LD_LIBRARY_PATH. Every run's line is printed first; the table shows the
 # best of the rounds for each side.
@@ -16,6 +18,7 @@ cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 ROUNDS=${ROUNDS:-2}
 BENCH=${BENCH:-Generate}
+SKIP=${SKIP:-}
 THREADS=$(nproc)
 CACHE=${CREDO_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/credo-bench}
 PY=/usr/bin/python3
@@ -42,8 +45,8 @@ go test -c -o "$tmp/sample.test" ./sample
 results=$tmp/results
 
 for round in $(seq 1 "$ROUNDS"); do
-	echo "# round $round credo: go test ./sample -run XXX -bench '$BENCH' -benchtime 1x  (load $(cut -d' ' -f1-3 /proc/loadavg))"
-	(cd sample && "$tmp/sample.test" -test.run XXX -test.bench "$BENCH" -test.benchtime 1x) | tee "$tmp/go.out"
+	echo "# round $round credo: go test ./sample -run XXX -bench '$BENCH' -skip '$SKIP' -benchtime 1x  (load $(cut -d' ' -f1-3 /proc/loadavg))"
+	(cd sample && "$tmp/sample.test" -test.run XXX -test.bench "$BENCH" -test.skip "$SKIP" -test.benchtime 1x) | tee "$tmp/go.out"
 	# BenchmarkGenerate/1M/cache-2  1  2549738242 ns/op  115.6 heap-MiB  2789 tokens/s
 	awk '/^BenchmarkGenerate\// {
 		split($1, a, "/"); split(a[3], m, "-"); tps = ""
