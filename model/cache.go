@@ -21,6 +21,9 @@ type Cache struct {
 	next  int               // the slot the next token is written to
 	slots int               // S, the capacity
 	rows  int               // B
+	// wT are the layers' matrices transposed to [in, out], in Config.Params
+	// order (decodeSpecs), taken at Prefill: Decode's weights.
+	wT []*tensors.Tensor
 }
 
 // Len is the number of slots filled, padding included.
@@ -41,6 +44,10 @@ func (c *Cache) Free() {
 		t.FinalizeAll()
 	}
 	c.kv = nil
+	for _, t := range c.wT {
+		t.FinalizeAll()
+	}
+	c.wT = nil
 	if c.pads != nil {
 		c.pads.FinalizeAll()
 		c.pads = nil
@@ -110,7 +117,14 @@ func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, newTokens
 	for i, p := range pads {
 		pad32[i] = int32(p)
 	}
-	c := &Cache{kv: out[1:], pad: pads, pads: tensors.FromFlatDataAndDimensions(pad32, len(pads)), next: L, slots: S, rows: P * group}
+	wT, err := m.transposedWeights()
+	if err != nil {
+		for _, t := range out[1:] {
+			t.FinalizeAll()
+		}
+		return nil, nil, fmt.Errorf("prefill: %w", err)
+	}
+	c := &Cache{kv: out[1:], wT: wT, pad: pads, pads: tensors.FromFlatDataAndDimensions(pad32, len(pads)), next: L, slots: S, rows: P * group}
 	return c, rows(logits, c.rows, m.Config.VocabSize), nil
 }
 
@@ -180,7 +194,7 @@ func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float
 	B := c.rows
 	tok := tensors.FromFlatDataAndDimensions(tokens, B, 1)
 	defer tok.FinalizeAll()
-	args := append(m.paramArgs(), tok, c.pads, int32(c.next))
+	args := append(m.decodeArgs(c.wT), tok, c.pads, int32(c.next))
 	for _, t := range c.kv {
 		d, err := DonateTensorBuffer(t, m.backend, 0)
 		if err != nil {
@@ -205,7 +219,11 @@ func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float
 // caches. Row r's token is at position slot − pad[r], and it sees the keys
 // in slots pad[r]…slot.
 func (m *Model) buildDecode(inputs []*Node) []*Node {
-	w, rest := m.splitParams(inputs)
+	n := len(m.specs)
+	w, rest := bindByName(m.Config, decodeSpecs(m.specs), inputs[:n]), inputs[n:]
+	for i := range w.layers {
+		w.layers[i].inOut = true
+	}
 	tok, pads, slot := rest[0], rest[1], rest[2]
 	kv := rest[3:]
 	g := tok.Graph()
