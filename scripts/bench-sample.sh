@@ -13,9 +13,9 @@
 #
 # Environment: ROUNDS (default 2), SKIP (a go test -skip pattern for the
 # credo sub-benchmarks, default none), and OPENBLAS_CORETYPE,
-# OMP_WAIT_POLICY, CREDO_BENCH_CACHE as in scripts/bench.sh, which also explains why PyTorch gets OpenBLAS through
-# LD_LIBRARY_PATH. Every run's line is printed first; the table shows the
-# best of the rounds for each side.
+# OMP_WAIT_POLICY, CREDO_BENCH_CACHE as in scripts/bench.sh, which also
+# explains why PyTorch gets OpenBLAS through LD_LIBRARY_PATH. Every run's
+# line is printed first; the table shows the best of the rounds for each side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
