@@ -15,11 +15,15 @@ import (
 // sequence. Rows are left-padded prompts: row r's slot s holds the token at
 // position s − pad[r]. A Cache belongs to the Model that made it.
 type Cache struct {
-	kv    []*tensors.Tensor // per layer: keys then values, [B, K, S, E]
+	kv    []*tensors.Tensor // per layer: keys [B, K, E, S] then values [B, K, S, E]
 	pad   []int             // left padding of each row
+	pads  *tensors.Tensor   // pad as an int32 tensor [B], every Decode's input
 	next  int               // the slot the next token is written to
 	slots int               // S, the capacity
 	rows  int               // B
+	// wT are the layers' matrices transposed to [in, out], in Config.Params
+	// order (decodeSpecs), taken at Prefill: Decode's weights.
+	wT []*tensors.Tensor
 }
 
 // Len is the number of slots filled, padding included.
@@ -40,6 +44,14 @@ func (c *Cache) Free() {
 		t.FinalizeAll()
 	}
 	c.kv = nil
+	for _, t := range c.wT {
+		t.FinalizeAll()
+	}
+	c.wT = nil
+	if c.pads != nil {
+		c.pads.FinalizeAll()
+		c.pads = nil
+	}
 }
 
 // Prefill runs the prompts once and returns a cache holding group copies of
@@ -101,7 +113,18 @@ func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, newTokens
 	}
 	logits := tensors.MustCopyFlatData[float32](out[0])
 	out[0].FinalizeAll()
-	c := &Cache{kv: out[1:], pad: pads, next: L, slots: S, rows: P * group}
+	pad32 := make([]int32, len(pads))
+	for i, p := range pads {
+		pad32[i] = int32(p)
+	}
+	wT, err := m.transposedWeights()
+	if err != nil {
+		for _, t := range out[1:] {
+			t.FinalizeAll()
+		}
+		return nil, nil, fmt.Errorf("prefill: %w", err)
+	}
+	c := &Cache{kv: out[1:], wT: wT, pad: pads, pads: tensors.FromFlatDataAndDimensions(pad32, len(pads)), next: L, slots: S, rows: P * group}
 	return c, rows(logits, c.rows, m.Config.VocabSize), nil
 }
 
@@ -113,28 +136,27 @@ func (m *Model) buildPrefill(inputs []*Node, group, S int) []*Node {
 	g := tokens.Graph()
 	P, L := tokens.Shape().Dimensions[0], tokens.Shape().Dimensions[1]
 	c := m.Config
-	K, E := c.NumKeyValueHeads, c.headDim()
 	cos, sin := rope(c, pos)
 	idx := Iota(g, shapes.Make(dtypes.Int32, L), 0)
 	in := attnInputs{cos: cos, sin: sin, mask: causalMask(idx, idx, valid)}
-	caches := make([]*kvCache, c.NumHiddenLayers)
-	for i := range caches {
-		z := Zeros(g, shapes.Make(dtypes.Float32, P, K, L, E))
-		caches[i] = &kvCache{k: z, v: z, at: ScalarZero(g, dtypes.Int32)}
-	}
+	caches := emptyCaches(g, c, P, L)
 	h := forward(c, w, embedTokens(w, tokens), in, caches)
 	last := Slice(h, AxisRange(), AxisRange(L-1, L)) // [P, 1, D]
 	logits := Reshape(headLogits(w, last), P, 1, c.VocabSize)
 	outs := []*Node{Reshape(BroadcastToDims(logits, P, group, c.VocabSize), P*group, c.VocabSize)}
 	for _, kv := range caches {
-		for _, x := range []*Node{kv.k, kv.v} { // [P, K, L, E] → [P·G, K, S, E]
-			x = BroadcastToDims(Reshape(x, P, 1, K, L, E), P, group, K, L, E)
-			x = Reshape(x, P*group, K, L, E)
+		kv = growCache(kv, kv.at, func(x *Node, slotAxis int) *Node { // L slots of P rows → S slots of P·G rows
+			dims := x.Shape().Dimensions
+			x = BroadcastToDims(InsertAxes(x, 1), append([]int{P, group}, dims[1:]...)...)
+			x = Reshape(x, append([]int{P * group}, dims[1:]...)...)
 			if S > L {
-				x = Concatenate([]*Node{x, Zeros(g, shapes.Make(dtypes.Float32, P*group, K, S-L, E))}, 2)
+				pad := append([]int{P * group}, dims[1:]...)
+				pad[slotAxis] = S - L
+				x = Concatenate([]*Node{x, Zeros(g, shapes.Make(dtypes.Float32, pad...))}, slotAxis)
 			}
-			outs = append(outs, x)
-		}
+			return x
+		})
+		outs = append(outs, kv.k, kv.v)
 	}
 	return outs
 }
@@ -166,19 +188,13 @@ func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float
 	if err != nil {
 		return nil, err
 	}
+	// Flat tensors, not nested slices: converting [][]T goes through
+	// reflection, which cost 5% of a 1M decode step. Positions and the key
+	// mask are computed in the graph from the slot and the padding.
 	B := c.rows
-	tok := make([][]int32, B)
-	pos := make([][]int32, B)
-	valid := make([][]bool, B)
-	for r := range B {
-		tok[r] = []int32{tokens[r]}
-		pos[r] = []int32{int32(c.Position(r))}
-		valid[r] = make([]bool, c.slots)
-		for s := c.pad[r]; s < c.slots; s++ {
-			valid[r][s] = true
-		}
-	}
-	args := append(m.paramArgs(), tok, pos, valid, int32(c.next))
+	tok := tensors.FromFlatDataAndDimensions(tokens, B, 1)
+	defer tok.FinalizeAll()
+	args := append(m.decodeArgs(c.wT), tok, c.pads, int32(c.next))
 	for _, t := range c.kv {
 		d, err := DonateTensorBuffer(t, m.backend, 0)
 		if err != nil {
@@ -198,18 +214,27 @@ func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float
 	return rows(logits, B, m.Config.VocabSize), nil
 }
 
-// buildDecode: inputs params, token [B, 1], position [B, 1], valid [B, S],
-// slot (scalar), then the caches; outputs logits [B, V] and the caches.
+// buildDecode: inputs params, token [B, 1], left padding [B], slot
+// (scalar), then the caches [B, K, S, E]; outputs logits [B, V] and the
+// caches. Row r's token is at position slot − pad[r], and it sees the keys
+// in slots pad[r]…slot.
 func (m *Model) buildDecode(inputs []*Node) []*Node {
-	w, rest := m.splitParams(inputs)
-	tok, pos, valid, slot := rest[0], rest[1], rest[2], rest[3]
-	kv := rest[4:]
+	n := len(m.specs)
+	w, rest := bindByName(m.Config, decodeSpecs(m.specs), inputs[:n]), inputs[n:]
+	for i := range w.layers {
+		w.layers[i].inOut = true
+	}
+	tok, pads, slot := rest[0], rest[1], rest[2]
+	kv := rest[3:]
 	g := tok.Graph()
 	c := m.Config
-	B, S := valid.Shape().Dimensions[0], valid.Shape().Dimensions[1]
-	cos, sin := rope(c, pos)
+	B, S := tok.Shape().Dimensions[0], kv[1].Shape().Dimensions[2] // the values [B, K, S, E]
+	pad := Reshape(pads, B, 1)
 	q := Reshape(slot, 1)
-	in := attnInputs{cos: cos, sin: sin, mask: causalMask(q, Iota(g, shapes.Make(dtypes.Int32, S), 0), valid)}
+	cos, sin := rope(c, Sub(Reshape(slot, 1, 1), pad)) // positions [B, 1]
+	keys := Iota(g, shapes.Make(dtypes.Int32, S), 0)
+	valid := GreaterOrEqual(Reshape(keys, 1, S), pad) // [B, S]
+	in := broadcastInputs(c, attnInputs{cos: cos, sin: sin, mask: causalMask(q, keys, valid)})
 	caches := make([]*kvCache, c.NumHiddenLayers)
 	for i := range caches {
 		caches[i] = &kvCache{k: kv[2*i], v: kv[2*i+1], at: slot}

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -161,25 +162,21 @@ func (m *Model) buildShared(inputs []*Node) *Node {
 	g := prefixes.Graph()
 	c := m.Config
 	P, L := prefixes.Shape().Dimensions[0], prefixes.Shape().Dimensions[1]
-	B, U := suffixes.Shape().Dimensions[0], suffixes.Shape().Dimensions[1]
-	K, E := c.NumKeyValueHeads, c.headDim()
+	U := suffixes.Shape().Dimensions[1]
 
 	// The prefixes, once each, keeping every layer's keys and values.
-	caches := make([]*kvCache, c.NumHiddenLayers)
-	for i := range caches {
-		z := Zeros(g, shapes.Make(dtypes.Float32, P, K, L, E))
-		caches[i] = &kvCache{k: z, v: z, at: ScalarZero(g, dtypes.Int32)}
-	}
+	caches := emptyCaches(g, c, P, L)
 	forward(c, w, embedTokens(w, prefixes), sequenceInputs(c, prefixes), caches)
 
 	// Each row's prefix keys and values, room for its suffix after them.
 	idx := ExpandAxes(owner, -1) // [B, 1]
 	for i, kv := range caches {
-		grow := func(x *Node) *Node { // [P, K, L, E] → [B, K, L+U, E]
+		caches[i] = growCache(kv, Scalar(g, dtypes.Int32, L), func(x *Node, slotAxis int) *Node { // P rows, L slots → B rows, L+U slots
 			x = Gather(x, idx)
-			return Concatenate([]*Node{x, Zeros(g, shapes.Make(dtypes.Float32, B, K, U, E))}, 2)
-		}
-		caches[i] = &kvCache{k: grow(kv.k), v: grow(kv.v), at: Scalar(g, dtypes.Int32, L)}
+			pad := slices.Clone(x.Shape().Dimensions)
+			pad[slotAxis] = U
+			return Concatenate([]*Node{x, Zeros(g, shapes.Make(dtypes.Float32, pad...))}, slotAxis)
+		})
 	}
 	cos, sin := rope(c, pos)
 	query := AddScalar(Iota(g, shapes.Make(dtypes.Int32, U), 0), L) // suffix slot u sits at key slot L+u

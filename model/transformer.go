@@ -37,6 +37,8 @@ type layerWeights struct {
 	qNorm, kNorm     *Node // [E] or nil (Qwen3)
 	gate, up, down   *Node // [F, D], [F, D], [D, F]
 	gb, ub, db       *Node // [F], [F], [D] or nil (Llama's mlp_bias)
+	// inOut: the matrices q … down are transposed, [in, out] (decodeSpecs).
+	inOut bool
 }
 
 // bindWeights gives roles to parameter nodes passed in Config.Params
@@ -103,23 +105,82 @@ func bindByName(c Config, specs []ParamSpec, ps []*Node) *weights {
 	return w
 }
 
-// kvCache is one layer's cache of keys and values, [B, K, S, E] (head
-// major, so attention reads it without a transpose), with the slot at which
-// this call's keys are written.
+// kvCache is one layer's cache of keys and values, head major so
+// attention reads it without a transpose: keys [B, K, E, S], values
+// [B, K, S, E], with the slot at which this call's keys are written. The
+// keys are stored transposed so that the scores q·kᵀ are a product along
+// the slots with the head dim contracted, which the backend vectorizes
+// across slots; with [B, K, S, E] keys and one query row per head (KV-cache
+// decoding), every score was a separate horizontal sum.
 type kvCache struct {
 	k, v *Node
 	at   *Node // scalar int32
+}
+
+// emptyCaches returns zeroed caches of S slots for B rows, one per layer,
+// written from slot 0.
+func emptyCaches(g *Graph, c Config, B, S int) []*kvCache {
+	K, E := c.NumKeyValueHeads, c.headDim()
+	caches := make([]*kvCache, c.NumHiddenLayers)
+	for i := range caches {
+		caches[i] = &kvCache{
+			k:  Zeros(g, shapes.Make(dtypes.Float32, B, K, E, S)),
+			v:  Zeros(g, shapes.Make(dtypes.Float32, B, K, S, E)),
+			at: ScalarZero(g, dtypes.Int32),
+		}
+	}
+	return caches
+}
+
+// growCache maps a cache's keys and values [B, K, E, S] and [B, K, S, E]
+// through f, which is given the slot axis of each.
+func growCache(kv *kvCache, at *Node, f func(x *Node, slotAxis int) *Node) *kvCache {
+	return &kvCache{k: f(kv.k, 3), v: f(kv.v, 2), at: at}
 }
 
 // attnInputs are what every layer's attention needs besides its input.
 type attnInputs struct {
 	cos, sin *Node // [B, T, 1, E/2]
 	mask     *Node // [B, 1, T, S] bool: may query t see key s
+
+	// Optional (see broadcastInputs): the additive mask [B, H, T, S] and
+	// the RoPE tables [B, T, H or K, E/2], broadcast over the heads once
+	// for all layers.
+	bias                   *Node
+	cosQ, sinQ, cosK, sinK *Node
+}
+
+// broadcastInputs gives in the tables broadcast over the heads. Adding the
+// mask [B, 1, T, S] to scores [B, H, T, S], or multiplying heads by
+// [B, T, 1, E/2] tables, broadcasts over a middle axis, which the Go
+// backend does element by element through an index iterator; same-shape
+// operands take its vectorized loops. Decoding builds them once per step
+// for all layers (12% of a 1M decode step's CPU went to that iterator);
+// they are small there, while at training sizes the broadcast [B, H, T, T]
+// mask would be a large tensor, so training does not use them.
+func broadcastInputs(c Config, in attnInputs) attnInputs {
+	cd := in.cos.Shape().Dimensions // [B, T, 1, E/2]
+	md := in.mask.Shape().Dimensions
+	H, K := c.NumAttentionHeads, c.NumKeyValueHeads
+	g := in.mask.Graph()
+	bias := Where(in.mask, ScalarZero(g, dtypes.Float32), Scalar(g, dtypes.Float32, maskedScore))
+	in.bias = BroadcastToDims(bias, md[0], H, md[2], md[3])
+	in.cosQ = BroadcastToDims(in.cos, cd[0], cd[1], H, cd[3])
+	in.sinQ = BroadcastToDims(in.sin, cd[0], cd[1], H, cd[3])
+	in.cosK = BroadcastToDims(in.cos, cd[0], cd[1], K, cd[3])
+	in.sinK = BroadcastToDims(in.sin, cd[0], cd[1], K, cd[3])
+	return in
 }
 
 // linear applies a PyTorch-layout weight [out, in] and an optional bias.
-func linear(x, w, b *Node) *Node {
-	y := Einsum("btd,ed->bte", x, w) // [B, T, out]
+// With inOut the weight is [in, out] instead: decoding's layout, see
+// decodeSpecs.
+func linear(x, w, b *Node, inOut bool) *Node {
+	eq := "btd,ed->bte"
+	if inOut {
+		eq = "btd,de->bte"
+	}
+	y := Einsum(eq, x, w) // [B, T, out]
 	if b != nil {
 		y = Add(y, lift(b, 3))
 	}
@@ -197,7 +258,8 @@ func causalMask(queryIdx, keyIdx, keyValid *Node) *Node {
 const maskedScore = -1e30
 
 // attention is grouped-query attention of queries q [B, T, H, E] over keys
-// and values [B, K, S, E] under mask [B, 1, T, S]; it returns [B, T, H*E]:
+// and values [B, K, S, E] (keys [B, K, E, S] when keysT, as a kvCache holds
+// them) under mask [B, 1, T, S]; it returns [B, T, H*E]:
 // softmax(q·kᵀ/√E + bias)·v, bias 0 where the mask allows and maskedScore
 // elsewhere. It is written out rather than taken from attention.Core:
 // Core's boolean-masked softmax costs six Where passes over the scores
@@ -206,21 +268,34 @@ const maskedScore = -1e30
 // by the reciprocal of its sum. (The Go backend's fused kernel measured
 // slower for KV-cache decoding, 1,281 against 2,272 tokens/s at batch 64,
 // and has no backward pass.)
-func attention(q, k, v, mask *Node) *Node {
+//
+// The products take k and v as they are, with two batch axes (b, k),
+// rather than reshaped to [B·K, S, E]: with a KV cache, k and v are also
+// the step's outputs, so the backend cannot reuse their buffers and a
+// reshape would copy the whole cache every layer and every token.
+func attention(q, k, v *Node, in attnInputs, keysT bool) *Node {
 	dims := q.Shape().Dimensions
 	B, T, H, E := dims[0], dims[1], dims[2], dims[3]
-	K, S := k.Shape().Dimensions[1], k.Shape().Dimensions[2]
+	K, S := v.Shape().Dimensions[1], v.Shape().Dimensions[2]
+	kc := []int{3} // the keys' head-dim axis, contracted
+	if keysT {
+		kc = []int{2}
+	}
 	G := H / K
 	g := q.Graph()
-	bias := Where(mask, ScalarZero(g, dtypes.Float32), Scalar(g, dtypes.Float32, maskedScore)) // [B, 1, T, S]
-	qh := Reshape(TransposeAllDims(q, 0, 2, 1, 3), B, K, G*T, E)                               // [B, K, G·T, E]: heads k·G…k·G+G−1 share key head k
-	scores := MulScalar(Einsum("bqe,bse->bqs", Reshape(qh, B*K, G*T, E), Reshape(k, B*K, S, E)), 1/math.Sqrt(float64(E)))
-	scores = Add(Reshape(scores, B, K*G, T, S), bias)                                 // [B, H, T, S]
-	mx := StopGradient(ReduceAndKeep(scores, ReduceMax, -1))                          // [B, H, T, 1]
-	e := Exp(Sub(scores, mx))                                                         // [B, H, T, S]
-	p := Mul(e, Reciprocal(ReduceAndKeep(e, ReduceSum, -1)))                          // [B, H, T, S]
-	out := Einsum("bqs,bse->bqe", Reshape(p, B*K, G*T, S), Reshape(v, B*K, S, E))     // [B·K, G·T, E]
-	return Reshape(TransposeAllDims(Reshape(out, B, H, T, E), 0, 2, 1, 3), B, T, H*E) // [B, T, H*E]
+	bias := in.bias // [B, H, T, S]
+	if bias == nil {
+		bias = Where(in.mask, ScalarZero(g, dtypes.Float32), Scalar(g, dtypes.Float32, maskedScore)) // [B, 1, T, S]
+	}
+	qh := Reshape(TransposeAllDims(q, 0, 2, 1, 3), B, K, G*T, E) // [B, K, G·T, E]: heads k·G…k·G+G−1 share key head k
+	batch := []int{0, 1}
+	scores := MulScalar(DotGeneral(qh, []int{3}, batch, k, kc, batch), 1/math.Sqrt(float64(E))) // [B, K, G·T, S]
+	scores = Add(Reshape(scores, B, K*G, T, S), bias)                                           // [B, H, T, S]
+	mx := StopGradient(ReduceAndKeep(scores, ReduceMax, -1))                                    // [B, H, T, 1]
+	e := Exp(Sub(scores, mx))                                                                   // [B, H, T, S]
+	p := Mul(e, Reciprocal(ReduceAndKeep(e, ReduceSum, -1)))                                    // [B, H, T, S]
+	out := DotGeneral(Reshape(p, B, K, G*T, S), []int{3}, batch, v, []int{2}, batch)            // [B, K, G·T, E]
+	return Reshape(TransposeAllDims(Reshape(out, B, H, T, E), 0, 2, 1, 3), B, T, H*E)           // [B, T, H*E]
 }
 
 // block is one pre-norm transformer layer. With a cache, this call's keys
@@ -231,28 +306,37 @@ func block(c Config, l layerWeights, h *Node, in attnInputs, cache *kvCache) (*N
 	B, T := dims[0], dims[1]
 	E, H, K := c.headDim(), c.NumAttentionHeads, c.NumKeyValueHeads
 
-	x := rmsNorm(h, l.inNorm, c.RMSNormEps)        // [B, T, D]
-	q := Reshape(linear(x, l.q, l.qb), B, T, H, E) // [B, T, H, E]
-	k := Reshape(linear(x, l.k, l.kb), B, T, K, E) // [B, T, K, E]
-	v := Reshape(linear(x, l.v, l.vb), B, T, K, E) // [B, T, K, E]
-	if l.qNorm != nil {                            // Qwen3: per-head RMSNorm before RoPE
+	x := rmsNorm(h, l.inNorm, c.RMSNormEps)                 // [B, T, D]
+	q := Reshape(linear(x, l.q, l.qb, l.inOut), B, T, H, E) // [B, T, H, E]
+	k := Reshape(linear(x, l.k, l.kb, l.inOut), B, T, K, E) // [B, T, K, E]
+	v := Reshape(linear(x, l.v, l.vb, l.inOut), B, T, K, E) // [B, T, K, E]
+	if l.qNorm != nil {                                     // Qwen3: per-head RMSNorm before RoPE
 		q, k = rmsNorm(q, l.qNorm, c.RMSNormEps), rmsNorm(k, l.kNorm, c.RMSNormEps)
 	}
-	q, k = applyRope(q, in.cos, in.sin), applyRope(k, in.cos, in.sin)
-	k = TransposeAllDims(k, 0, 2, 1, 3) // [B, K, T, E]
+	if in.cosQ != nil {
+		q, k = applyRope(q, in.cosQ, in.sinQ), applyRope(k, in.cosK, in.sinK)
+	} else {
+		q, k = applyRope(q, in.cos, in.sin), applyRope(k, in.cos, in.sin)
+	}
 	v = TransposeAllDims(v, 0, 2, 1, 3) // [B, K, T, E]
 	if cache != nil {
 		zero := ScalarZero(h.Graph(), dtypes.Int32)
-		idx := []*Node{zero, zero, cache.at, zero}
-		cache = &kvCache{k: DynamicUpdateSlice(cache.k, k, idx), v: DynamicUpdateSlice(cache.v, v, idx), at: cache.at}
-		k, v = cache.k, cache.v // [B, K, S, E]
+		kT := TransposeAllDims(k, 0, 2, 3, 1) // [B, K, E, T]
+		cache = &kvCache{
+			k:  DynamicUpdateSlice(cache.k, kT, []*Node{zero, zero, zero, cache.at}),
+			v:  DynamicUpdateSlice(cache.v, v, []*Node{zero, zero, cache.at, zero}),
+			at: cache.at,
+		}
+		k, v = cache.k, cache.v // [B, K, E, S], [B, K, S, E]
+	} else {
+		k = TransposeAllDims(k, 0, 2, 1, 3) // [B, K, T, E]
 	}
-	h = Add(h, linear(attention(q, k, v, in.mask), l.o, l.ob)) // [B, T, D]
+	h = Add(h, linear(attention(q, k, v, in, cache != nil), l.o, l.ob, l.inOut)) // [B, T, D]
 
 	x = rmsNorm(h, l.postNorm, c.RMSNormEps)
-	gate := linear(x, l.gate, l.gb)                            // [B, T, F]
-	ff := Mul(Mul(gate, Sigmoid(gate)), linear(x, l.up, l.ub)) // SwiGLU: silu(gate) · up
-	return Add(h, linear(ff, l.down, l.db)), cache             // [B, T, D]
+	gate := linear(x, l.gate, l.gb, l.inOut)                            // [B, T, F]
+	ff := Mul(Mul(gate, Sigmoid(gate)), linear(x, l.up, l.ub, l.inOut)) // SwiGLU: silu(gate) · up
+	return Add(h, linear(ff, l.down, l.db, l.inOut)), cache             // [B, T, D]
 }
 
 // forward runs the layers over input embeddings x [B, T, D] and returns

@@ -17,8 +17,10 @@ func pick(logits []float32, c Config, rng *rand.Rand) (int32, float32) {
 		}
 	}
 	var z float64 // Σ exp(logit − max), for the untempered log-prob
-	for _, v := range logits {
-		z += math.Exp(float64(v) - mx)
+	if c.Temperature != 1 {
+		for _, v := range logits {
+			z += math.Exp(float64(v) - mx)
+		}
 	}
 	logProb := func(i int) float32 { return float32(float64(logits[i]) - mx - math.Log(z)) }
 	if c.Temperature == 0 {
@@ -29,6 +31,9 @@ func pick(logits []float32, c Config, rng *rand.Rand) (int32, float32) {
 	for i, v := range logits {
 		probs[i] = math.Exp((float64(v) - mx) / c.Temperature)
 		sum += probs[i]
+	}
+	if c.Temperature == 1 { // the same terms, summed in the same order: no second pass of exp
+		z = sum
 	}
 	id := draw(probs, sum, c.TopP, rng.Float64())
 	return int32(id), logProb(id)

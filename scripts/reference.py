@@ -164,6 +164,64 @@ def forward_hidden(c, ps, x):
     return rms_norm(x, ps["model.norm.weight"], eps)
 
 
+def forward_cached(c, ps, x, cache, start):
+    """Incremental decoding: x [B, T, D] are the input embeddings of
+    positions start..start+T-1; cache is a list of per-layer (keys, values)
+    [B, K, S, hd] buffers, S >= start+T, whose slots < start hold the past
+    and into which this call writes slots start..start+T-1. Returns the final
+    normed hidden [B, T, D]. Every row is at the same position (no padding);
+    forward_hidden over the whole sequence gives the same result."""
+    B, T, D = x.shape
+    H, K = c["num_attention_heads"], c["num_key_value_heads"]
+    G, hd = H // K, head_dim(c)
+    end = start + T
+    freqs = torch.outer(torch.arange(start, end).float(), inv_freq(c))
+    emb = torch.cat((freqs, freqs), dim=-1)
+    cos, sin = emb.cos()[None, None], emb.sin()[None, None]  # [1, 1, T, hd]
+    # Query t (position start+t) sees keys 0..start+t.
+    mask = torch.full((T, end), float("-inf")).triu(start + 1)
+    qkv_bias, o_bias, mlp_bias = biases(c)
+    eps = c["rms_norm_eps"]
+
+    def lin(x, name, bias):
+        return F.linear(x, ps[name + ".weight"], ps[name + ".bias"] if bias else None)
+
+    for l in range(c["num_hidden_layers"]):
+        p = f"model.layers.{l}."
+        h = rms_norm(x, ps[p + "input_layernorm.weight"], eps)
+
+        def proj(name, n):
+            y = lin(h, p + f"self_attn.{name}_proj", qkv_bias).view(B, T, n, hd)
+            if c["model_type"] == "qwen3" and name in "qk":
+                y = rms_norm(y, ps[p + f"self_attn.{name}_norm.weight"], eps)
+            return y.transpose(1, 2)
+
+        q, k, v = proj("q", H), proj("k", K), proj("v", K)
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        ck, cv = cache[l]
+        ck[:, :, start:end] = k
+        cv[:, :, start:end] = v
+        # Grouped-query attention without copying the cache: query heads
+        # k*G..k*G+G-1 read key head k.
+        qg = q.reshape(B, K, G * T, hd)
+        att = (qg @ ck[:, :, :end].transpose(-1, -2)).view(B, K, G, T, end) / math.sqrt(hd) + mask
+        att = att.softmax(-1).view(B, K, G * T, end)
+        o = (att @ cv[:, :, :end]).view(B, H, T, hd).transpose(1, 2).reshape(B, T, H * hd)
+        x = x + lin(o, p + "self_attn.o_proj", o_bias)
+        h = rms_norm(x, ps[p + "post_attention_layernorm.weight"], eps)
+        g = lin(h, p + "mlp.gate_proj", mlp_bias)
+        u = lin(h, p + "mlp.up_proj", mlp_bias)
+        x = x + lin(F.silu(g) * u, p + "mlp.down_proj", mlp_bias)
+    return rms_norm(x, ps["model.norm.weight"], eps)
+
+
+def new_cache(c, B, S):
+    """Empty per-layer key/value buffers [B, K, S, hd] for forward_cached."""
+    shape = (B, c["num_key_value_heads"], S, head_dim(c))
+    return [(torch.zeros(shape), torch.zeros(shape)) for _ in range(c["num_hidden_layers"])]
+
+
 def head(c, ps):
     if c.get("num_labels"):
         return ps["score.weight"]

@@ -54,6 +54,9 @@ func (p *ImplicitBroadcastFusion) Apply(b *gobackend.Builder) (bool, error) {
 				// Only fuse if rank doesn't change or if the broadcast input is scalar:
 				// implicit broadcasting supports equal ranks and scalar operands.
 				if input.Inputs[0].Shape.Rank() == node.Shape.Rank() || input.Inputs[0].Shape.IsScalar() {
+					if isBinary && fusionIsGeneral(node, i, input.Inputs[0]) {
+						continue
+					}
 					// Fuse: use the input of the broadcast directly.
 					node.Inputs[i] = input.Inputs[0]
 					changed = true
@@ -116,4 +119,33 @@ func (p *ImplicitBroadcastFusion) Apply(b *gobackend.Builder) (bool, error) {
 		}
 	}
 	return requiresDAGSort, nil
+}
+
+// fusionIsGeneral reports whether using src in place of binary node's
+// input i (a BroadcastInDim of src) would leave a broadcast the binary ops
+// only do element by element, through an index iterator (BroadcastGeneral:
+// a broadcast over a middle axis, such as an attention mask [B, 1, T, S]
+// added to scores [B, H, T, S]). Materializing the broadcast once is then
+// faster than fusing it, and the explicit broadcast is kept.
+func fusionIsGeneral(node *gobackend.Node, i int, src *gobackend.Node) bool {
+	lhs, rhs := node.Inputs[0].Shape, node.Inputs[1].Shape
+	if i == 0 {
+		lhs = src.Shape
+	} else {
+		rhs = src.Shape
+	}
+	if lhs.IsDynamic() || rhs.IsDynamic() || node.Shape.IsDynamic() || lhs.IsScalar() || rhs.IsScalar() {
+		return false
+	}
+	var out shapes.Shape
+	var err error
+	if shapeinference.StandardBinaryOperations.Has(node.OpType) {
+		out, err = shapeinference.BinaryOp(node.OpType, lhs, rhs)
+	} else {
+		out, err = shapeinference.ComparisonOp(node.OpType, lhs, rhs)
+	}
+	if err != nil {
+		return false
+	}
+	return gobackend.DetermineBroadcastConfig(lhs, rhs, out).Pattern == gobackend.BroadcastGeneral
 }

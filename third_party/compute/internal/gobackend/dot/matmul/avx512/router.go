@@ -33,6 +33,12 @@ func avx512RouterFloat32( //alt:f32
 	// Check if small matrix multiplication kernel can be used.
 	flops := batchSize * lhsCrossSize * rhsCrossSize * contractingSize
 	useSmallVariant := !matmul.ForceLargeVariant && (matmul.ForceSmallVariant || flops < matmul.SmallMatMulSizeThreshold)
+	// A product with fewer lhs rows than the large kernel's tile (8) cannot
+	// repay packing: the rhs panel is packed per batch item and then used
+	// by those few rows only. KV-cache attention is made of these (one
+	// query row per head, hundreds of batch items): the small kernels,
+	// parallel over the batch, do them without packing.
+	useSmallVariant = useSmallVariant || (!matmul.ForceLargeVariant && lhsCrossSize < 8) //alt:f32
 	if klog.V(1).Enabled() {
 		variant := "large (avx512)"
 		if useSmallVariant {

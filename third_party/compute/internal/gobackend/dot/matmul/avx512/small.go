@@ -37,6 +37,10 @@ func avx512SmallFloat32Parallel( //alt:f32
 		maxWorkers = backend.Workers.AdjustedMaxParallelism()
 	}
 
+	if maxWorkers > 1 && batchSize == 1 && splitRowsWorthIt(lhsCrossSize, rhsCrossSize, contractingSize) { //alt:f32
+		avx512SmallFloat32SplitRows(backend, layout, lhs, rhs, lhsCrossSize, rhsCrossSize, contractingSize, output, maxWorkers) //alt:f32
+		return                                                                                                                  //alt:f32
+	} //alt:f32
 	if maxWorkers <= 1 || batchSize <= 1 {
 		if layout == dot.LayoutNonTransposed {
 			avx512SmallFloat32( //alt:f32

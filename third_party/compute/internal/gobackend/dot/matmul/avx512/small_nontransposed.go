@@ -266,7 +266,11 @@ func avx512SmallFloat32NonTransposedAsm( //alt:f32
 			}
 		}
 
-		// Remainder rows
+		// Remainder rows: float32 runs them through the 4-row tiles (small_remainder.go).
+		if row < lhsCrossSize { //alt:f32
+			nonTransposedRemainderRowsFloat32(lhsBase, rhsBase, outputBase, row, lhsCrossSize, rhsCrossSize, contractingSize) //alt:f32
+			row = lhsCrossSize                                                                                                //alt:f32
+		} //alt:f32
 		for ; row < lhsCrossSize; row++ {
 			lRow := lhsBase + uintptr(row*contractingSize)*elemSize
 			for col := range rhsCrossSize {
