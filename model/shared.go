@@ -79,7 +79,15 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 			return nil, err
 		}
 		hi := min(lo+rows, n)
-		part, err := m.sharedDistributions(subShared(s, lo, hi), from[lo:hi])
+		sub := s
+		if lo > 0 || hi < n {
+			rows := make([]int, 0, hi-lo)
+			for i := lo; i < hi; i++ {
+				rows = append(rows, i)
+			}
+			sub = s.Select(rows)
+		}
+		part, err := m.sharedDistributions(sub, from[lo:hi])
 		if err != nil {
 			return nil, err
 		}
@@ -88,14 +96,13 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 	return res, nil
 }
 
-// subShared is rows lo…hi−1 of s with only the prefixes they own.
-func subShared(s Shared, lo, hi int) Shared {
-	if lo == 0 && hi == len(s.Suffixes) {
-		return s
-	}
-	out := Shared{Suffixes: s.Suffixes[lo:hi], Owner: make([]int, 0, hi-lo)}
+// Select is the batch of sequences rows of s, in that order, with only
+// the prefixes they own.
+func (s Shared) Select(rows []int) Shared {
+	out := Shared{Suffixes: make([][]int32, 0, len(rows)), Owner: make([]int, 0, len(rows))}
 	renum := map[int]int{}
-	for _, o := range s.Owner[lo:hi] {
+	for _, i := range rows {
+		o := s.Owner[i]
 		r, ok := renum[o]
 		if !ok {
 			r = len(out.Prefixes)
@@ -103,6 +110,7 @@ func subShared(s Shared, lo, hi int) Shared {
 			out.Prefixes = append(out.Prefixes, s.Prefixes[o])
 		}
 		out.Owner = append(out.Owner, r)
+		out.Suffixes = append(out.Suffixes, s.Suffixes[i])
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package rl
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -53,9 +54,10 @@ type replayer struct {
 //
 // Replay's sequences share long prefixes: a response's variants differ
 // only from the first block that one of them leaves out, and a group's
-// responses share their prompt. With a policy that can (sharer), each
-// batch is cut into clusters of sequences with a common prefix
-// (sharePrefixes), and each cluster's prefix runs once.
+// responses share their prompt. With a policy that can (sharer), the
+// batch is cut into runs of sequences with a common prefix
+// (sharePrefixes), each run's prefix runs once per call, and calls group
+// rows of similar suffix length (lengthClass), so few are padded far.
 func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][][]float32, error) {
 	maxLen := r.m.ContextLength()
 	seqs := make([][]int32, len(reqs))
@@ -76,33 +78,57 @@ func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][]
 	if len(from) == 0 || slices.Min(from) < 2 { // a one-token prompt leaves no prefix to share
 		shares = false
 	}
-	order := make([]int, len(reqs)) // sorted: sequences with a common prefix are adjacent
+	if !shares {
+		for start := 0; start < len(reqs); start += r.chunk {
+			end := min(start+r.chunk, len(reqs))
+			dist, err := r.m.Distributions(ctx, seqs[start:end], from[start:end])
+			if err != nil {
+				return nil, fmt.Errorf("replay: %w", err)
+			}
+			copy(out[start:end], dist)
+		}
+		return out, nil
+	}
+	// Sorted, sequences with a common prefix are adjacent: cut them into
+	// runs that share it. Then call by suffix length class, so a call's
+	// rows are padded to a length near their own (the sort is by content,
+	// and a long response would otherwise pad a whole call), in calls of
+	// at most chunk rows; a run split across calls runs its prefix in each.
+	order := make([]int, len(reqs)) // order[j]: the request at sorted position j
 	for i := range order {
 		order[i] = i
 	}
-	if shares {
-		slices.SortStableFunc(order, func(a, b int) int { return slices.Compare(seqs[a], seqs[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return slices.Compare(seqs[a], seqs[b]) })
+	sorted, at := make([][]int32, len(order)), make([]int, len(order))
+	for j, i := range order {
+		sorted[j], at[j] = seqs[i], from[i]
 	}
-	for start := 0; start < len(order); start += r.chunk {
-		idx := order[start:min(start+r.chunk, len(order))]
-		part := make([][]int32, len(idx))
-		at := make([]int, len(idx))
-		for j, i := range idx {
-			part[j], at[j] = seqs[i], from[i]
+	s := sharePrefixes(sorted, at)
+	rows := make([]int, len(order)) // sorted positions, grouped by length class
+	for j := range rows {
+		rows[j] = j
+	}
+	slices.SortStableFunc(rows, func(a, b int) int {
+		return cmp.Compare(lengthClass(len(s.Suffixes[a])), lengthClass(len(s.Suffixes[b])))
+	})
+	for start := 0; start < len(rows); {
+		end := start + 1
+		for end < len(rows) && end-start < r.chunk && lengthClass(len(s.Suffixes[rows[end]])) == lengthClass(len(s.Suffixes[rows[start]])) {
+			end++
 		}
-		var dist [][][]float32
-		var err error
-		if shares {
-			dist, err = sh.SharedDistributions(ctx, sharePrefixes(part, at), at)
-		} else {
-			dist, err = r.m.Distributions(ctx, part, at)
+		part := rows[start:end]
+		starts := make([]int, len(part))
+		for k, j := range part {
+			starts[k] = at[j]
 		}
+		dist, err := sh.SharedDistributions(ctx, s.Select(part), starts)
 		if err != nil {
 			return nil, fmt.Errorf("replay: %w", err)
 		}
-		for j, i := range idx {
-			out[i] = dist[j]
+		for k, j := range part {
+			out[order[j]] = dist[k]
 		}
+		start = end
 	}
 	return out, nil
 }
@@ -133,6 +159,16 @@ func sharePrefixes(seqs [][]int32, from []int) model.Shared {
 		lo = hi
 	}
 	return s
+}
+
+// lengthClass groups suffix lengths by powers of two from 128 up:
+// ≤ 128, ≤ 256, ≤ 512, …; calls are padded within a class.
+func lengthClass(n int) int {
+	c := 0
+	for ; n > 128; n = (n + 1) / 2 {
+		c++
+	}
+	return c
 }
 
 // commonPrefix is the length of the longest common prefix of a and b.

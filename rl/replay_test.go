@@ -155,7 +155,7 @@ func TestReplayerSharesPrefixes(t *testing.T) {
 	resp := func(s string) []int32 { ids, _ := tok.Encode(s); return ids }
 	var reqs []credit.ReplayRequest
 	for _, prompt := range []string{"Call the weather tool for Paris.", "Sum 2 and 3."} {
-		for _, r := range []string{`{"a": 1}`, `{"b": 22}`, "five"} {
+		for _, r := range []string{`{"a": 1}`, `{"b": 22}`, "five", strings.Repeat("long answer ", 12)} {
 			for _, blocks := range [][]string{{"Format: JSON.", "Reference: x"}, {"Reference: x"}, {"Format: JSON."}} {
 				reqs = append(reqs, credit.ReplayRequest{Prompt: reward.Compose(prompt, blocks), Response: resp(r)})
 			}
@@ -184,6 +184,14 @@ func TestReplayerSharesPrefixes(t *testing.T) {
 		t.Logf("chunk %d: max |shared − whole| probability difference %.2e", chunk, worst)
 		if worst > 1e-5 {
 			t.Errorf("chunk %d: shared replay differs from whole replay by %.2e", chunk, worst)
+		}
+	}
+}
+
+func TestLengthClass(t *testing.T) {
+	for _, c := range []struct{ n, want int }{{1, 0}, {128, 0}, {129, 1}, {256, 1}, {257, 2}, {512, 2}, {513, 3}, {1024, 3}} {
+		if got := lengthClass(c.n); got != c.want {
+			t.Errorf("lengthClass(%d) = %d, want %d", c.n, got, c.want)
 		}
 	}
 }
