@@ -7,7 +7,8 @@
 # intervals against GRPO and GDPO, and a final greedy evaluation on 128
 # held-out prompts.
 #
-#   scripts/experiments.sh [NAME ...]   (default: slots toolcall sql ifeval arith)
+#   scripts/experiments.sh [NAME ...]   (default: slots toolcall sql ifeval arith;
+#                                        also arith-easy, sql-short: the calibrated runs)
 #   SEEDS=3 scripts/experiments.sh toolcall     (fewer seeds, a shorter run)
 #
 # slots, the controlled task, runs the four methods and the four placement
@@ -43,7 +44,20 @@ for name in ${@:-slots toolcall sql ifeval arith}; do
       [ -f runs/prm-arith/prm.json ] || bin/credo prm train --task arith --out runs/prm-arith
       bin/credo compare --task arith --out "$out" --warmup-steps 500 --steps 60 --prm runs/prm-arith \
         --methods grpo,gdpo,span,mrtpo,p2t "${common[@]}" ;;
-    *) echo "unknown comparison $name (known: slots toolcall sql ifeval arith)" >&2; exit 2 ;;
+    arith-easy)
+      # The calibrated setting (docs/results/calibration.md): one-step sums of
+      # single digits, G = 16; answer starts at 0.54 with no zero-variance group.
+      [ -f runs/prm-arith/prm.json ] || bin/credo prm train --task arith --out runs/prm-arith
+      bin/credo compare --task arith --out "$out" --difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0 \
+        --warmup-steps 500 --steps 60 --prm runs/prm-arith --methods gdpo,p2t-step,p2t,grpo,span,mrtpo \
+        --seeds "$seeds" --prompts 4 --group 16 --lr 1.5e-4 --eval-every 0 --eval-prompts 128 ;;
+    sql-short)
+      # sql from a 300-step warm-up, where executes and result vary: 3 seeds,
+      # 40 steps, GDPO against span only (what fit in the session that ran it).
+      [ -f runs/warm-sql/model.safetensors ] || bin/credo sft --task sql --steps 300 --eval-prompts 0 --out runs/warm-sql
+      bin/credo compare --task sql --out "$out" --init runs/warm-sql --steps 40 --methods gdpo,span \
+        --seeds "${SEEDS:-3}" --prompts 8 --group 8 --lr 1.5e-4 --eval-every 0 --eval-prompts 128 ;;
+    *) echo "unknown comparison $name (known: slots toolcall sql ifeval arith arith-easy sql-short)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done
