@@ -22,23 +22,7 @@ export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 ROUNDS=${ROUNDS:-2}
 SKIP=${SKIP:-}
 THREADS=$(nproc)
-CACHE=${CREDO_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/credo-bench}
-PY=/usr/bin/python3
-
-OBDIR=$CACHE/openblas/usr/lib/x86_64-linux-gnu/openblas-openmp
-if [ ! -e "$OBDIR/libblas.so.3" ]; then
-	echo "# fetching libopenblas0-openmp into $CACHE" >&2
-	mkdir -p "$CACHE"
-	(cd "$CACHE" && rm -f libopenblas0-openmp_*.deb && apt-get download libopenblas0-openmp >&2 &&
-		dpkg -x libopenblas0-openmp_*.deb openblas)
-	[ -e "$OBDIR/libblas.so.3" ] || { echo "bench-sample.sh: no libblas.so.3 in $OBDIR" >&2; exit 1; }
-fi
-if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
-	if grep -qw avx512f /proc/cpuinfo; then OPENBLAS_CORETYPE=SkylakeX; else OPENBLAS_CORETYPE=Haswell; fi
-fi
-export OPENBLAS_CORETYPE
-OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
-if [ "$OMP_WAIT_POLICY" = default ]; then unset OMP_WAIT_POLICY; else export OMP_WAIT_POLICY; fi
+source scripts/torch_env.sh # PY, OBDIR, OPENBLAS_CORETYPE, OMP_WAIT_POLICY
 echo "# ${THREADS} threads, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE}, OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-default}"
 
 tmp=$(mktemp -d)
@@ -78,8 +62,8 @@ awk '{
 	printf "%-6s %12s %12s %12s %12s %12s\n", "config", "credo cache", "credo rerun", "cache/rerun", "torch cache", "credo/torch"
 	for (i = 1; i <= n; i++) {
 		c = order[i]; cc = best["credo-cache", c]; cr = best["credo-rerun", c]; tc = best["torch", c]
-		printf "%-6s %12.0f %12s %11s %12s %11s\n", c, cc,
-			(cr == "" ? "-" : sprintf("%.1f", cr)), (cr == "" ? "-" : sprintf("%.1fx", cc / cr)),
-			(tc == "" ? "-" : sprintf("%.0f", tc)), (tc == "" ? "-" : sprintf("%.2fx", cc / tc))
+		printf "%-6s %12s %12s %11s %12s %11s\n", c, (cc == "" ? "-" : sprintf("%.0f", cc)),
+			(cr == "" ? "-" : sprintf("%.1f", cr)), (cr == "" || cc == "" ? "-" : sprintf("%.1fx", cc / cr)),
+			(tc == "" ? "-" : sprintf("%.0f", tc)), (tc == "" || cc == "" ? "-" : sprintf("%.2fx", cc / tc))
 	}
 }' "$results"

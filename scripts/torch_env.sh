@@ -1,5 +1,5 @@
-# torch_env.sh is sourced by scripts/bench.sh and scripts/scaling.sh: it sets
-# up the PyTorch peer's environment the same way for both.
+# torch_env.sh is sourced by scripts/bench.sh, bench-sample.sh and scaling.sh:
+# it sets up the PyTorch peer's environment the same way for all three.
 #
 # Debian's torch links the reference BLAS (~3 GFLOP/s, one thread); the peer
 # is made fair by loading OpenBLAS (OpenMP build) in its place through
