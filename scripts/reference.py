@@ -123,15 +123,17 @@ def inv_freq(c):
     return torch.where(is_medium, smoothed, inv_llama)
 
 
-def forward_hidden(c, ps, x):
-    """x: input embeddings [B, T, D] -> final normed hidden [B, T, D]."""
+def layers(c, ps, x, start, attend):
+    """The decoder layers over input embeddings x [B, T, D] at positions
+    start..start+T-1, attention given by attend(l, q, k, v) on the roped
+    q [B, H, T, hd], k and v [B, K, T, hd], returning [B, H, T, hd]; returns
+    the final normed hidden [B, T, D]."""
     B, T, D = x.shape
     H, K = c["num_attention_heads"], c["num_key_value_heads"]
     hd = head_dim(c)
-    freqs = torch.outer(torch.arange(T).float(), inv_freq(c))
+    freqs = torch.outer(torch.arange(start, start + T).float(), inv_freq(c))
     emb = torch.cat((freqs, freqs), dim=-1)
     cos, sin = emb.cos()[None, None], emb.sin()[None, None]  # [1, 1, T, hd]
-    mask = torch.full((T, T), float("-inf")).triu(1)
     qkv_bias, o_bias, mlp_bias = biases(c)
     eps = c["rms_norm_eps"]
 
@@ -151,17 +153,29 @@ def forward_hidden(c, ps, x):
         q, k, v = proj("q", H), proj("k", K), proj("v", K)
         q = q * cos + rotate_half(q) * sin
         k = k * cos + rotate_half(k) * sin
-        k = k.repeat_interleave(H // K, dim=1)
-        v = v.repeat_interleave(H // K, dim=1)
-        att = q @ k.transpose(-1, -2) / math.sqrt(hd) + mask
-        att = att.softmax(-1)
-        o = (att @ v).transpose(1, 2).reshape(B, T, H * hd)
+        o = attend(l, q, k, v).transpose(1, 2).reshape(B, T, H * hd)
         x = x + lin(o, p + "self_attn.o_proj", o_bias)
         h = rms_norm(x, ps[p + "post_attention_layernorm.weight"], eps)
         g = lin(h, p + "mlp.gate_proj", mlp_bias)
         u = lin(h, p + "mlp.up_proj", mlp_bias)
         x = x + lin(F.silu(g) * u, p + "mlp.down_proj", mlp_bias)
     return rms_norm(x, ps["model.norm.weight"], eps)
+
+
+def forward_hidden(c, ps, x):
+    """x: input embeddings [B, T, D] -> final normed hidden [B, T, D]."""
+    T = x.shape[1]
+    H, K = c["num_attention_heads"], c["num_key_value_heads"]
+    hd = head_dim(c)
+    mask = torch.full((T, T), float("-inf")).triu(1)
+
+    def attend(l, q, k, v):
+        k = k.repeat_interleave(H // K, dim=1)
+        v = v.repeat_interleave(H // K, dim=1)
+        att = q @ k.transpose(-1, -2) / math.sqrt(hd) + mask
+        return att.softmax(-1) @ v
+
+    return layers(c, ps, x, 0, attend)
 
 
 def forward_cached(c, ps, x, cache, start):
@@ -171,34 +185,14 @@ def forward_cached(c, ps, x, cache, start):
     and into which this call writes slots start..start+T-1. Returns the final
     normed hidden [B, T, D]. Every row is at the same position (no padding);
     forward_hidden over the whole sequence gives the same result."""
-    B, T, D = x.shape
+    B, T, _ = x.shape
     H, K = c["num_attention_heads"], c["num_key_value_heads"]
     G, hd = H // K, head_dim(c)
     end = start + T
-    freqs = torch.outer(torch.arange(start, end).float(), inv_freq(c))
-    emb = torch.cat((freqs, freqs), dim=-1)
-    cos, sin = emb.cos()[None, None], emb.sin()[None, None]  # [1, 1, T, hd]
     # Query t (position start+t) sees keys 0..start+t.
     mask = torch.full((T, end), float("-inf")).triu(start + 1)
-    qkv_bias, o_bias, mlp_bias = biases(c)
-    eps = c["rms_norm_eps"]
 
-    def lin(x, name, bias):
-        return F.linear(x, ps[name + ".weight"], ps[name + ".bias"] if bias else None)
-
-    for l in range(c["num_hidden_layers"]):
-        p = f"model.layers.{l}."
-        h = rms_norm(x, ps[p + "input_layernorm.weight"], eps)
-
-        def proj(name, n):
-            y = lin(h, p + f"self_attn.{name}_proj", qkv_bias).view(B, T, n, hd)
-            if c["model_type"] == "qwen3" and name in "qk":
-                y = rms_norm(y, ps[p + f"self_attn.{name}_norm.weight"], eps)
-            return y.transpose(1, 2)
-
-        q, k, v = proj("q", H), proj("k", K), proj("v", K)
-        q = q * cos + rotate_half(q) * sin
-        k = k * cos + rotate_half(k) * sin
+    def attend(l, q, k, v):
         ck, cv = cache[l]
         ck[:, :, start:end] = k
         cv[:, :, start:end] = v
@@ -207,13 +201,9 @@ def forward_cached(c, ps, x, cache, start):
         qg = q.reshape(B, K, G * T, hd)
         att = (qg @ ck[:, :, :end].transpose(-1, -2)).view(B, K, G, T, end) / math.sqrt(hd) + mask
         att = att.softmax(-1).view(B, K, G * T, end)
-        o = (att @ cv[:, :, :end]).view(B, H, T, hd).transpose(1, 2).reshape(B, T, H * hd)
-        x = x + lin(o, p + "self_attn.o_proj", o_bias)
-        h = rms_norm(x, ps[p + "post_attention_layernorm.weight"], eps)
-        g = lin(h, p + "mlp.gate_proj", mlp_bias)
-        u = lin(h, p + "mlp.up_proj", mlp_bias)
-        x = x + lin(F.silu(g) * u, p + "mlp.down_proj", mlp_bias)
-    return rms_norm(x, ps["model.norm.weight"], eps)
+        return (att @ cv[:, :, :end]).view(B, H, T, hd)
+
+    return layers(c, ps, x, start, attend)
 
 
 def new_cache(c, B, S):
