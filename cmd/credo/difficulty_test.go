@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/internal/tasktest"
 	"github.com/credo-rl/credo/task"
 )
 
@@ -50,6 +51,43 @@ func TestReadmeListsEveryKnob(t *testing.T) {
 			if !strings.Contains(rows[name], "`"+k.Name+"`") {
 				t.Errorf("README's difficulty table has no row for %s's %s", name, k.Name)
 			}
+		}
+	}
+}
+
+// TestKnobDefaultsAreTheDefault: every task's knobs, each set to the
+// default it declares, give the prompts and demonstrations of no
+// settings at all, so the defaults --help and README show are the real ones.
+func TestKnobDefaultsAreTheDefault(t *testing.T) {
+	for _, name := range task.Names() {
+		tk, err := task.New(name, task.Config{Seed: 1, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, ok := tk.(interface{ Close() error }); ok {
+			defer c.Close()
+		}
+		tu, ok := tk.(task.Tunable)
+		if !ok {
+			continue
+		}
+		var spec []string
+		for _, k := range tu.Knobs() {
+			spec = append(spec, k.Name+"="+k.Default)
+		}
+		d, err := task.ParseDifficulty(strings.Join(spec, ","))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		spelled, err := task.New(name, task.Config{Seed: 1, Dir: t.TempDir(), Difficulty: d})
+		if err != nil {
+			t.Fatalf("%s at its defaults %v: %v", name, spec, err)
+		}
+		if c, ok := spelled.(interface{ Close() error }); ok {
+			defer c.Close()
+		}
+		if tasktest.Stream(tk, 20, 10) != tasktest.Stream(spelled, 20, 10) {
+			t.Errorf("%s: spelling the defaults out (%s) changes the prompts", name, strings.Join(spec, ","))
 		}
 	}
 }

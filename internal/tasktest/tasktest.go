@@ -61,16 +61,20 @@ func Golden(t testing.TB, path, got string) {
 }
 
 // Tuned builds the registered task name with seed 1 at the difficulty
-// settings spec ("" for the defaults), failing the test on any error.
+// settings spec ("" for the defaults), in a temporary directory (closed
+// at the test's end if it holds files), failing the test on any error.
 func Tuned(t testing.TB, name, spec string) task.Task {
 	t.Helper()
 	d, err := task.ParseDifficulty(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tk, err := task.New(name, task.Config{Seed: 1, Difficulty: d})
+	tk, err := task.New(name, task.Config{Seed: 1, Dir: t.TempDir(), Difficulty: d})
 	if err != nil {
 		t.Fatalf("%s difficulty %q: %v", name, spec, err)
+	}
+	if c, ok := tk.(interface{ Close() error }); ok {
+		t.Cleanup(func() { c.Close() })
 	}
 	return tk
 }

@@ -24,15 +24,6 @@ func tuned(t *testing.T, spec string) *Task {
 	return tasktest.Tuned(t, "arith", spec).(*Task)
 }
 
-// The defaults spelled out are the default.
-func TestExplicitDefaultsAreTheDefault(t *testing.T) {
-	a := tasktest.Stream(tuned(t, ""), 20, 10)
-	b := tasktest.Stream(tuned(t, "min_ops=2,max_ops=4,operators=+-*,max=99,factor=12,words=0.3"), 20, 10)
-	if a != b {
-		t.Error("spelling the defaults out changes the prompts")
-	}
-}
-
 // problemStats summarises 500 training problems of a setting.
 type problemStats struct {
 	minSteps, maxSteps int

@@ -15,15 +15,6 @@ func tuned(t *testing.T, spec string) *Task {
 	return tasktest.Tuned(t, "ifeval", spec).(*Task)
 }
 
-// The defaults spelled out are the default.
-func TestExplicitDefaultsAreTheDefault(t *testing.T) {
-	a := tasktest.Stream(tuned(t, ""), 20, 10)
-	b := tasktest.Stream(tuned(t, "min=2,max=6,kinds=words+include+forbid+end+lowercase+no_comma+bullets+title"), 20, 10)
-	if a != b {
-		t.Error("spelling the defaults out changes the prompts")
-	}
-}
-
 // kindsOf counts, over 400 training prompts, the prompts per number of
 // constraint kinds and per kind.
 func kindsOf(tk *Task) (perCount map[int]int, perKind map[string]int) {

@@ -10,25 +10,7 @@ import (
 
 func tuned(t *testing.T, spec string) *Task {
 	t.Helper()
-	d, err := task.ParseDifficulty(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk, err := Open(task.Config{Seed: 1, Dir: t.TempDir(), Difficulty: d}, Options{})
-	if err != nil {
-		t.Fatalf("difficulty %q: %v", spec, err)
-	}
-	t.Cleanup(func() { tk.Close() })
-	return tk
-}
-
-// The defaults spelled out are the default.
-func TestExplicitDefaultsAreTheDefault(t *testing.T) {
-	a := tasktest.Stream(tuned(t, ""), 20, 10)
-	b := tasktest.Stream(tuned(t, "kinds=filter+join+group+order,joins=1,aggregates=1"), 20, 10)
-	if a != b {
-		t.Error("spelling the defaults out changes the prompts")
-	}
+	return tasktest.Tuned(t, "sql", spec).(*Task)
 }
 
 // Each setting changes the questions the stated way: the kinds asked and

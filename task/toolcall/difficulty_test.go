@@ -14,15 +14,6 @@ func tuned(t *testing.T, spec string) *Task {
 	return tasktest.Tuned(t, "toolcall", spec).(*Task)
 }
 
-// The defaults spelled out are the default.
-func TestExplicitDefaultsAreTheDefault(t *testing.T) {
-	a := tasktest.Stream(tuned(t, ""), 20, 10)
-	b := tasktest.Stream(tuned(t, "tools=2,optional=mixed,vocab=20"), 20, 10)
-	if a != b {
-		t.Error("spelling the defaults out changes the prompts")
-	}
-}
-
 // tools=k offers k distinct tools, the target among them at every
 // position, and the prompt lists exactly their signatures.
 func TestToolsKnob(t *testing.T) {
