@@ -35,19 +35,8 @@ func TestReadmeListsEveryKnob(t *testing.T) {
 		}
 		rows[cur] += line + "\n"
 	}
-	for _, name := range task.Names() {
-		tk, err := task.New(name, task.Config{Seed: 1, Dir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c, ok := tk.(interface{ Close() error }); ok {
-			defer c.Close()
-		}
-		tu, ok := tk.(task.Tunable)
-		if !ok {
-			continue
-		}
-		for _, k := range tu.Knobs() {
+	for name, tk := range tunables(t) {
+		for _, k := range tk.(task.Tunable).Knobs() {
 			if !strings.Contains(rows[name], "`"+k.Name+"`") {
 				t.Errorf("README's difficulty table has no row for %s's %s", name, k.Name)
 			}
@@ -55,37 +44,29 @@ func TestReadmeListsEveryKnob(t *testing.T) {
 	}
 }
 
+// tunables builds every registered task that has difficulty settings, by
+// name, at the defaults (seed 1, a temporary directory, closed at the end).
+func tunables(t *testing.T) map[string]task.Task {
+	out := map[string]task.Task{}
+	for _, name := range task.Names() {
+		tk := tasktest.Tuned(t, name, "")
+		if _, ok := tk.(task.Tunable); ok {
+			out[name] = tk
+		}
+	}
+	return out
+}
+
 // TestKnobDefaultsAreTheDefault: every task's knobs, each set to the
 // default it declares, give the prompts and demonstrations of no
 // settings at all, so the defaults --help and README show are the real ones.
 func TestKnobDefaultsAreTheDefault(t *testing.T) {
-	for _, name := range task.Names() {
-		tk, err := task.New(name, task.Config{Seed: 1, Dir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c, ok := tk.(interface{ Close() error }); ok {
-			defer c.Close()
-		}
-		tu, ok := tk.(task.Tunable)
-		if !ok {
-			continue
-		}
+	for name, tk := range tunables(t) {
 		var spec []string
-		for _, k := range tu.Knobs() {
+		for _, k := range tk.(task.Tunable).Knobs() {
 			spec = append(spec, k.Name+"="+k.Default)
 		}
-		d, err := task.ParseDifficulty(strings.Join(spec, ","))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		spelled, err := task.New(name, task.Config{Seed: 1, Dir: t.TempDir(), Difficulty: d})
-		if err != nil {
-			t.Fatalf("%s at its defaults %v: %v", name, spec, err)
-		}
-		if c, ok := spelled.(interface{ Close() error }); ok {
-			defer c.Close()
-		}
+		spelled := tasktest.Tuned(t, name, strings.Join(spec, ","))
 		if tasktest.Stream(tk, 20, 10) != tasktest.Stream(spelled, 20, 10) {
 			t.Errorf("%s: spelling the defaults out (%s) changes the prompts", name, strings.Join(spec, ","))
 		}
