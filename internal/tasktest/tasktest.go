@@ -78,3 +78,24 @@ func Tuned(t testing.TB, name, spec string) task.Task {
 	}
 	return tk
 }
+
+// Refuses checks that the registered task name rejects each of the
+// difficulty settings bad with an error that names the task.
+func Refuses(t testing.TB, name string, bad ...string) {
+	t.Helper()
+	for _, spec := range bad {
+		d, err := task.ParseDifficulty(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk, err := task.New(name, task.Config{Dir: t.TempDir(), Difficulty: d})
+		if err == nil {
+			if c, ok := tk.(interface{ Close() error }); ok {
+				c.Close()
+			}
+			t.Errorf("difficulty %q accepted", spec)
+		} else if !strings.Contains(err.Error(), name) {
+			t.Errorf("difficulty %q: error %q does not name the task", spec, err)
+		}
+	}
+}

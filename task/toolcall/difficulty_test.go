@@ -148,16 +148,5 @@ func TestDemosAtSettings(t *testing.T) {
 }
 
 func TestBadSettings(t *testing.T) {
-	for _, bad := range []string{"tools=0", "tools=6", "tools=two", "vocab=1", "vocab=21", "optional=some", "level=2"} {
-		d, err := task.ParseDifficulty(bad)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = task.New("toolcall", task.Config{Difficulty: d})
-		if err == nil {
-			t.Errorf("difficulty %q accepted", bad)
-		} else if !strings.Contains(err.Error(), "toolcall") {
-			t.Errorf("difficulty %q: error %q does not name the task", bad, err)
-		}
-	}
+	tasktest.Refuses(t, "toolcall", "tools=0", "tools=6", "tools=two", "vocab=1", "vocab=21", "optional=some", "level=2")
 }
