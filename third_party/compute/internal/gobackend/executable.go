@@ -433,14 +433,30 @@ func (fe *FunctionExecutable) nodeCompleted(execBuf *funcExecBuffers, nodeIdx in
 // runExecutor loops executing nodes until the readyQueue is closed or an error occurs.
 // When executing a node unlocks another node, it preferentially continues executing it
 // locally without routing through the channel.
+//
+// A pooled executor (one started through backend.Workers) holds a pool slot. While it
+// waits for a ready node it marks itself asleep, so that the slot is available to the
+// parallel kernels of the nodes other executors are running (a large DotGeneral fans out
+// through Workers.Saturate): otherwise idle executors fill the pool and every op runs on
+// one core.
 func (fe *FunctionExecutable) runExecutor(backend *Backend, execBuf *funcExecBuffers, spec *ShapeSpecialization,
-	completed *atomic.Int32, expected int32, stopExecutionFn func(), appendErrorFn func(error)) {
+	completed *atomic.Int32, expected int32, stopExecutionFn func(), appendErrorFn func(error), pooled bool) {
 	currNode := -1
 
 	for {
 		if currNode == -1 {
 			var ok bool
-			currNode, ok = <-execBuf.readyQueue
+			select {
+			case currNode, ok = <-execBuf.readyQueue:
+			default:
+				if pooled {
+					backend.Workers.WorkerIsAsleep()
+				}
+				currNode, ok = <-execBuf.readyQueue
+				if pooled {
+					backend.Workers.WorkerRestarted()
+				}
+			}
 			if !ok {
 				// readyQueue closed: computation completed or errored out.
 				return
@@ -539,7 +555,7 @@ func (fe *FunctionExecutable) executeParallel(backend *Backend, execBuf *funcExe
 		wg.Add(1)
 		started := backend.Workers.StartIfAvailable(func() {
 			defer wg.Done()
-			fe.runExecutor(backend, execBuf, spec, &completed, expected, stopExecutionFn, appendErrorFn)
+			fe.runExecutor(backend, execBuf, spec, &completed, expected, stopExecutionFn, appendErrorFn, true)
 		})
 		if !started {
 			wg.Done()
@@ -548,7 +564,7 @@ func (fe *FunctionExecutable) executeParallel(backend *Backend, execBuf *funcExe
 	}
 
 	// Run the current caller goroutine as an executor as well.
-	fe.runExecutor(backend, execBuf, spec, &completed, expected, stopExecutionFn, appendErrorFn)
+	fe.runExecutor(backend, execBuf, spec, &completed, expected, stopExecutionFn, appendErrorFn, false)
 
 	// Wait for all background executors to finish.
 	wg.Wait()

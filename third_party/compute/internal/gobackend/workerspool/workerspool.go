@@ -191,6 +191,21 @@ func (w *Pool) Saturate(task func()) {
 // Call WorkerRestarted when the worker is ready to run again.
 func (w *Pool) WorkerIsAsleep() {
 	w.extraParallelism.Add(1)
+	// Wake whoever waits for room (WaitToStart, Saturate): there is one more.
+	w.mu.Lock()
+	w.cond.Broadcast()
+	w.mu.Unlock()
+}
+
+// Room is how many more workers the pool would start now: the parallelism target, plus
+// the workers asleep, minus those running (-1 when unlimited, 0 when disabled).
+func (w *Pool) Room() int {
+	if w.IsUnlimited() {
+		return -1
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return max(0, w.maxParallelism+int(w.extraParallelism.Load())-w.numRunning)
 }
 
 // WorkerRestarted indicates the worker (the one that called the method) is ready to run again.

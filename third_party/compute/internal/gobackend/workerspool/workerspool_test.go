@@ -85,3 +85,64 @@ func TestPool_Saturate(t *testing.T) {
 		t.Errorf("Expected started %d to match wantUnlimited %d", started.Load(), wantUnlimited)
 	}
 }
+
+// TestWorkerIsAsleepFreesSlot: workers that hold the pool's slots but wait
+// (as the graph executors do between nodes) give their slots to Saturate
+// while asleep, and take them back when restarted.
+func TestWorkerIsAsleepFreesSlot(t *testing.T) {
+	pool := New()
+	pool.SetMaxParallelism(3)
+	release := make(chan struct{})
+	asleep := make(chan struct{})
+	for range 2 { // two idle "executors" hold two of the three slots
+		if !pool.StartIfAvailable(func() {
+			pool.WorkerIsAsleep()
+			asleep <- struct{}{}
+			<-release
+			pool.WorkerRestarted()
+		}) {
+			t.Fatal("StartIfAvailable refused with room left")
+		}
+	}
+	<-asleep
+	<-asleep
+	if got := pool.Room(); got != 3 {
+		t.Fatalf("Room with 2 of 3 workers asleep = %d, want 3", got)
+	}
+
+	// Saturate must now fan out to all three slots: each task waits until
+	// three have started, so it would hang with one.
+	var count atomic.Int32
+	all := xsync.NewLatch()
+	done := make(chan struct{})
+	go func() {
+		pool.Saturate(func() {
+			if count.Add(1) == 3 {
+				all.Trigger()
+			}
+			all.Wait()
+		})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("Saturate started %d tasks, want 3 (the asleep workers' slots were not available)", count.Load())
+	}
+	close(release)
+	for {
+		pool.mu.Lock()
+		running := pool.numRunning
+		pool.mu.Unlock()
+		if running == 0 {
+			break
+		}
+		runtime.Gosched()
+	}
+	if got := pool.extraParallelism.Load(); got != 0 {
+		t.Fatalf("extraParallelism = %d after the workers restarted and finished, want 0", got)
+	}
+	if got := pool.Room(); got != 3 {
+		t.Fatalf("Room after all workers finished = %d, want 3", got)
+	}
+}
