@@ -52,11 +52,12 @@ for name in ${@:-slots toolcall sql ifeval arith}; do
         --warmup-steps 500 --steps 60 --prm runs/prm-arith --methods gdpo,p2t-step,p2t,grpo,span,mrtpo \
         --seeds "$seeds" --prompts 4 --group 16 --lr 1.5e-4 --eval-every 0 --eval-prompts 128 ;;
     sql-short)
-      # sql from a 300-step warm-up, where executes varies: 3 seeds, 40 steps,
-      # GRPO, GDPO and span only (what fit in the session that ran it).
+      # sql from a 300-step warm-up, where executes varies: 40 steps, GRPO,
+      # GDPO, span and MRTPO. (Seeds 1-3 of grpo/gdpo/span ran first; seeds
+      # 4-5 and MRTPO were added to the same comparison later.)
       [ -f runs/warm-sql/model.safetensors ] || bin/credo sft --task sql --steps 300 --eval-prompts 0 --out runs/warm-sql
-      bin/credo compare --task sql --out "$out" --init runs/warm-sql --steps 40 --methods gdpo,span,grpo \
-        --seeds "${SEEDS:-3}" --prompts 8 --group 8 --lr 1.5e-4 --eval-every 0 --eval-prompts 128 ;;
+      bin/credo compare --task sql --out "$out" --init runs/warm-sql --steps 40 --methods gdpo,span,grpo,mrtpo \
+        --seeds "$seeds" --prompts 8 --group 8 --lr 1.5e-4 --eval-every 0 --eval-prompts 128 ;;
     *) echo "unknown comparison $name (known: slots toolcall sql ifeval arith arith-easy sql-short)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
