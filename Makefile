@@ -19,7 +19,7 @@ test:
 	go mod tidy -diff
 	go vet ./...
 	go test -timeout 30m ./...
-	cd third_party/compute && go test ./internal/gobackend/ops/ ./internal/gobackend/dot/... ./internal/gobackend/passes/
+	cd third_party/compute && go test ./internal/gobackend/ ./internal/gobackend/workerspool/ ./internal/gobackend/ops/ ./internal/gobackend/dot/... ./internal/gobackend/passes/
 
 # Speed: credo's training step beside PyTorch's, and sampling.
 bench:

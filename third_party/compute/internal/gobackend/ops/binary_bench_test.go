@@ -144,36 +144,36 @@ func runSIMDBinary(op compute.OpType, lhs, rhs, output *gobackend.Buffer, bcastC
 	case compute.OpTypeAdd:
 		switch dt {
 		case dtypes.Float32:
-			return dispatchBinarySIMD(lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32), bcastCfg,
 				simdAddVVFloat32, simdAddVSFloat32, func(c float32, r []float32, out []float32) { simdAddVSFloat32(r, c, out) },
 				simdV2V1AddFloat32, simdV1V2AddFloat32)
 		case dtypes.Float64:
-			return dispatchBinarySIMD(lhs.Flat.([]float64), rhs.Flat.([]float64), output.Flat.([]float64), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float64), rhs.Flat.([]float64), output.Flat.([]float64), bcastCfg,
 				simdAddVVFloat64, simdAddVSFloat64, func(c float64, r []float64, out []float64) { simdAddVSFloat64(r, c, out) },
 				nil, nil)
 		case dtypes.Int32:
-			return dispatchBinarySIMD(lhs.Flat.([]int32), rhs.Flat.([]int32), output.Flat.([]int32), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]int32), rhs.Flat.([]int32), output.Flat.([]int32), bcastCfg,
 				simdAddVVInt32, simdAddVSInt32, func(c int32, r []int32, out []int32) { simdAddVSInt32(r, c, out) },
 				nil, nil)
 		case dtypes.Uint32:
-			return dispatchBinarySIMD(lhs.Flat.([]uint32), rhs.Flat.([]uint32), output.Flat.([]uint32), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]uint32), rhs.Flat.([]uint32), output.Flat.([]uint32), bcastCfg,
 				simdAddVVUint32, simdAddVSUint32, func(c uint32, r []uint32, out []uint32) { simdAddVSUint32(r, c, out) },
 				nil, nil)
 		case dtypes.Int64:
-			return dispatchBinarySIMD(lhs.Flat.([]int64), rhs.Flat.([]int64), output.Flat.([]int64), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]int64), rhs.Flat.([]int64), output.Flat.([]int64), bcastCfg,
 				simdAddVVInt64, simdAddVSInt64, func(c int64, r []int64, out []int64) { simdAddVSInt64(r, c, out) },
 				nil, nil)
 		case dtypes.Uint64:
-			return dispatchBinarySIMD(lhs.Flat.([]uint64), rhs.Flat.([]uint64), output.Flat.([]uint64), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]uint64), rhs.Flat.([]uint64), output.Flat.([]uint64), bcastCfg,
 				simdAddVVUint64, simdAddVSUint64, func(c uint64, r []uint64, out []uint64) { simdAddVSUint64(r, c, out) },
 				nil, nil)
 		case dtypes.BFloat16:
-			return dispatchBinarySIMD(lhs.Flat.([]bfloat16.BFloat16), rhs.Flat.([]bfloat16.BFloat16), output.Flat.([]bfloat16.BFloat16), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]bfloat16.BFloat16), rhs.Flat.([]bfloat16.BFloat16), output.Flat.([]bfloat16.BFloat16), bcastCfg,
 				simdAddVVBFloat16, simdAddVSBFloat16, func(c bfloat16.BFloat16, r []bfloat16.BFloat16, out []bfloat16.BFloat16) {
 					simdAddVSBFloat16(r, c, out)
 				}, nil, nil)
 		case dtypes.Float16:
-			return dispatchBinarySIMD(lhs.Flat.([]float16.Float16), rhs.Flat.([]float16.Float16), output.Flat.([]float16.Float16), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float16.Float16), rhs.Flat.([]float16.Float16), output.Flat.([]float16.Float16), bcastCfg,
 				simdAddVVFloat16, simdAddVSFloat16, func(c float16.Float16, r []float16.Float16, out []float16.Float16) { simdAddVSFloat16(r, c, out) },
 				nil, nil)
 		default:
@@ -182,35 +182,35 @@ func runSIMDBinary(op compute.OpType, lhs, rhs, output *gobackend.Buffer, bcastC
 	case compute.OpTypeSub:
 		switch dt {
 		case dtypes.Float32:
-			return dispatchBinarySIMD(lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32), bcastCfg,
 				simdSubVVFloat32, simdSubVSFloat32, simdSubSVFloat32,
 				nil, nil)
 		case dtypes.Float64:
-			return dispatchBinarySIMD(lhs.Flat.([]float64), rhs.Flat.([]float64), output.Flat.([]float64), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float64), rhs.Flat.([]float64), output.Flat.([]float64), bcastCfg,
 				simdSubVVFloat64, simdSubVSFloat64, simdSubSVFloat64,
 				nil, nil)
 		case dtypes.Int32:
-			return dispatchBinarySIMD(lhs.Flat.([]int32), rhs.Flat.([]int32), output.Flat.([]int32), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]int32), rhs.Flat.([]int32), output.Flat.([]int32), bcastCfg,
 				simdSubVVInt32, simdSubVSInt32, simdSubSVInt32,
 				nil, nil)
 		case dtypes.Uint32:
-			return dispatchBinarySIMD(lhs.Flat.([]uint32), rhs.Flat.([]uint32), output.Flat.([]uint32), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]uint32), rhs.Flat.([]uint32), output.Flat.([]uint32), bcastCfg,
 				simdSubVVUint32, simdSubVSUint32, simdSubSVUint32,
 				nil, nil)
 		case dtypes.Int64:
-			return dispatchBinarySIMD(lhs.Flat.([]int64), rhs.Flat.([]int64), output.Flat.([]int64), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]int64), rhs.Flat.([]int64), output.Flat.([]int64), bcastCfg,
 				simdSubVVInt64, simdSubVSInt64, simdSubSVInt64,
 				nil, nil)
 		case dtypes.Uint64:
-			return dispatchBinarySIMD(lhs.Flat.([]uint64), rhs.Flat.([]uint64), output.Flat.([]uint64), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]uint64), rhs.Flat.([]uint64), output.Flat.([]uint64), bcastCfg,
 				simdSubVVUint64, simdSubVSUint64, simdSubSVUint64,
 				nil, nil)
 		case dtypes.BFloat16:
-			return dispatchBinarySIMD(lhs.Flat.([]bfloat16.BFloat16), rhs.Flat.([]bfloat16.BFloat16), output.Flat.([]bfloat16.BFloat16), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]bfloat16.BFloat16), rhs.Flat.([]bfloat16.BFloat16), output.Flat.([]bfloat16.BFloat16), bcastCfg,
 				simdSubVVBFloat16, simdSubVSBFloat16, simdSubSVBFloat16,
 				nil, nil)
 		case dtypes.Float16:
-			return dispatchBinarySIMD(lhs.Flat.([]float16.Float16), rhs.Flat.([]float16.Float16), output.Flat.([]float16.Float16), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float16.Float16), rhs.Flat.([]float16.Float16), output.Flat.([]float16.Float16), bcastCfg,
 				simdSubVVFloat16, simdSubVSFloat16, simdSubSVFloat16,
 				nil, nil)
 		default:
@@ -219,28 +219,28 @@ func runSIMDBinary(op compute.OpType, lhs, rhs, output *gobackend.Buffer, bcastC
 	case compute.OpTypeMul:
 		switch dt {
 		case dtypes.Float32:
-			return dispatchBinarySIMD(lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32), bcastCfg,
 				simdMulVVFloat32, simdMulVSFloat32, func(c float32, r []float32, out []float32) { simdMulVSFloat32(r, c, out) },
 				simdV2V1MulFloat32, simdV1V2MulFloat32)
 		case dtypes.Float64:
-			return dispatchBinarySIMD(lhs.Flat.([]float64), rhs.Flat.([]float64), output.Flat.([]float64), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float64), rhs.Flat.([]float64), output.Flat.([]float64), bcastCfg,
 				simdMulVVFloat64, simdMulVSFloat64, func(c float64, r []float64, out []float64) { simdMulVSFloat64(r, c, out) },
 				nil, nil)
 		case dtypes.Int32:
-			return dispatchBinarySIMD(lhs.Flat.([]int32), rhs.Flat.([]int32), output.Flat.([]int32), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]int32), rhs.Flat.([]int32), output.Flat.([]int32), bcastCfg,
 				simdMulVVInt32, simdMulVSInt32, func(c int32, r []int32, out []int32) { simdMulVSInt32(r, c, out) },
 				nil, nil)
 		case dtypes.Uint32:
-			return dispatchBinarySIMD(lhs.Flat.([]uint32), rhs.Flat.([]uint32), output.Flat.([]uint32), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]uint32), rhs.Flat.([]uint32), output.Flat.([]uint32), bcastCfg,
 				simdMulVVUint32, simdMulVSUint32, func(c uint32, r []uint32, out []uint32) { simdMulVSUint32(r, c, out) },
 				nil, nil)
 		case dtypes.BFloat16:
-			return dispatchBinarySIMD(lhs.Flat.([]bfloat16.BFloat16), rhs.Flat.([]bfloat16.BFloat16), output.Flat.([]bfloat16.BFloat16), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]bfloat16.BFloat16), rhs.Flat.([]bfloat16.BFloat16), output.Flat.([]bfloat16.BFloat16), bcastCfg,
 				simdMulVVBFloat16, simdMulVSBFloat16, func(c bfloat16.BFloat16, r []bfloat16.BFloat16, out []bfloat16.BFloat16) {
 					simdMulVSBFloat16(r, c, out)
 				}, nil, nil)
 		case dtypes.Float16:
-			return dispatchBinarySIMD(lhs.Flat.([]float16.Float16), rhs.Flat.([]float16.Float16), output.Flat.([]float16.Float16), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float16.Float16), rhs.Flat.([]float16.Float16), output.Flat.([]float16.Float16), bcastCfg,
 				simdMulVVFloat16, simdMulVSFloat16, func(c float16.Float16, r []float16.Float16, out []float16.Float16) { simdMulVSFloat16(r, c, out) },
 				nil, nil)
 		default:
@@ -249,19 +249,19 @@ func runSIMDBinary(op compute.OpType, lhs, rhs, output *gobackend.Buffer, bcastC
 	case compute.OpTypeDiv:
 		switch dt {
 		case dtypes.Float32:
-			return dispatchBinarySIMD(lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32), bcastCfg,
 				simdDivVVFloat32, simdDivVSFloat32, simdDivSVFloat32,
 				nil, nil)
 		case dtypes.Float64:
-			return dispatchBinarySIMD(lhs.Flat.([]float64), rhs.Flat.([]float64), output.Flat.([]float64), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float64), rhs.Flat.([]float64), output.Flat.([]float64), bcastCfg,
 				simdDivVVFloat64, simdDivVSFloat64, simdDivSVFloat64,
 				nil, nil)
 		case dtypes.BFloat16:
-			return dispatchBinarySIMD(lhs.Flat.([]bfloat16.BFloat16), rhs.Flat.([]bfloat16.BFloat16), output.Flat.([]bfloat16.BFloat16), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]bfloat16.BFloat16), rhs.Flat.([]bfloat16.BFloat16), output.Flat.([]bfloat16.BFloat16), bcastCfg,
 				simdDivVVBFloat16, simdDivVSBFloat16, simdDivSVBFloat16,
 				nil, nil)
 		case dtypes.Float16:
-			return dispatchBinarySIMD(lhs.Flat.([]float16.Float16), rhs.Flat.([]float16.Float16), output.Flat.([]float16.Float16), bcastCfg,
+			return dispatchBinarySIMD(nil, lhs.Flat.([]float16.Float16), rhs.Flat.([]float16.Float16), output.Flat.([]float16.Float16), bcastCfg,
 				simdDivVVFloat16, simdDivVSFloat16, simdDivSVFloat16,
 				nil, nil)
 		default:

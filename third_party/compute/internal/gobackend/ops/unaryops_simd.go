@@ -44,6 +44,12 @@ func simdUnaryFloat32(in, out []float32, fn func(simd.Float32s) simd.Float32s) {
 	}
 }
 
+// simdUnaryFloat32Split is simdUnaryFloat32 over pieces of a large tensor
+// on the backend's workers (splitRange).
+func simdUnaryFloat32Split(backend *gobackend.Backend, in, out []float32, fn func(simd.Float32s) simd.Float32s) {
+	splitRange(backend, len(out), 1, func(lo, hi int) { simdUnaryFloat32(in[lo:hi], out[lo:hi], fn) })
+}
+
 func simdSignFloat32(in, out []float32) {
 	vZero := simd.BroadcastFloat32s(0)
 	vPosOne := simd.BroadcastFloat32s(1)
@@ -236,7 +242,7 @@ func execExpSIMD(backend *gobackend.Backend, node *gobackend.Node, inputs []*gob
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		simdUnaryFloat32(input.Flat.([]float32), output.Flat.([]float32), simdmath.ExpFloat32)
+		simdUnaryFloat32Split(backend, input.Flat.([]float32), output.Flat.([]float32), simdmath.ExpFloat32)
 	case dtypes.Float64:
 		simdUnaryFloat64(input.Flat.([]float64), output.Flat.([]float64), simdmath.ExpFloat64)
 	case dtypes.BFloat16:
@@ -264,7 +270,7 @@ func execSqrtSIMD(backend *gobackend.Backend, node *gobackend.Node, inputs []*go
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		simdUnaryFloat32(input.Flat.([]float32), output.Flat.([]float32), simdmath.SqrtFloat32)
+		simdUnaryFloat32Split(backend, input.Flat.([]float32), output.Flat.([]float32), simdmath.SqrtFloat32)
 	case dtypes.Float64:
 		simdUnaryFloat64(input.Flat.([]float64), output.Flat.([]float64), simdmath.SqrtFloat64)
 	case dtypes.BFloat16:
@@ -292,7 +298,7 @@ func execRsqrtSIMD(backend *gobackend.Backend, node *gobackend.Node, inputs []*g
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		simdUnaryFloat32(input.Flat.([]float32), output.Flat.([]float32), simdmath.RsqrtFloat32)
+		simdUnaryFloat32Split(backend, input.Flat.([]float32), output.Flat.([]float32), simdmath.RsqrtFloat32)
 	case dtypes.Float64:
 		simdUnaryFloat64(input.Flat.([]float64), output.Flat.([]float64), simdmath.RsqrtFloat64)
 	case dtypes.BFloat16:
@@ -320,7 +326,7 @@ func execLogisticSIMD(backend *gobackend.Backend, node *gobackend.Node, inputs [
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		simdUnaryFloat32(input.Flat.([]float32), output.Flat.([]float32), simdmath.SigmoidFloat32)
+		simdUnaryFloat32Split(backend, input.Flat.([]float32), output.Flat.([]float32), simdmath.SigmoidFloat32)
 	case dtypes.Float64:
 		simdUnaryFloat64(input.Flat.([]float64), output.Flat.([]float64), simdmath.SigmoidFloat64)
 	case dtypes.BFloat16:
@@ -348,7 +354,7 @@ func execTanhSIMD(backend *gobackend.Backend, node *gobackend.Node, inputs []*go
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		simdUnaryFloat32(input.Flat.([]float32), output.Flat.([]float32), simdmath.TanhFloat32)
+		simdUnaryFloat32Split(backend, input.Flat.([]float32), output.Flat.([]float32), simdmath.TanhFloat32)
 	case dtypes.Float64:
 		simdUnaryFloat64(input.Flat.([]float64), output.Flat.([]float64), simdmath.TanhFloat64)
 	case dtypes.BFloat16:
@@ -376,7 +382,7 @@ func execErfSIMD(backend *gobackend.Backend, node *gobackend.Node, inputs []*gob
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		simdUnaryFloat32(input.Flat.([]float32), output.Flat.([]float32), simdmath.ErfFloat32)
+		simdUnaryFloat32Split(backend, input.Flat.([]float32), output.Flat.([]float32), simdmath.ErfFloat32)
 	case dtypes.Float64:
 		simdUnaryFloat64(input.Flat.([]float64), output.Flat.([]float64), simdmath.ErfFloat64)
 	case dtypes.BFloat16:
@@ -404,7 +410,7 @@ func execAbsSIMD(backend *gobackend.Backend, node *gobackend.Node, inputs []*gob
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		simdUnaryFloat32(input.Flat.([]float32), output.Flat.([]float32), func(v simd.Float32s) simd.Float32s { return v.Abs() })
+		simdUnaryFloat32Split(backend, input.Flat.([]float32), output.Flat.([]float32), func(v simd.Float32s) simd.Float32s { return v.Abs() })
 	case dtypes.Float64:
 		simdUnaryFloat64(input.Flat.([]float64), output.Flat.([]float64), func(v simd.Float64s) simd.Float64s { return v.Abs() })
 	case dtypes.BFloat16:
@@ -434,7 +440,7 @@ func execNegSIMD(backend *gobackend.Backend, node *gobackend.Node, inputs []*gob
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		simdUnaryFloat32(input.Flat.([]float32), output.Flat.([]float32), func(v simd.Float32s) simd.Float32s { return v.Neg() })
+		simdUnaryFloat32Split(backend, input.Flat.([]float32), output.Flat.([]float32), func(v simd.Float32s) simd.Float32s { return v.Neg() })
 	case dtypes.Float64:
 		simdUnaryFloat64(input.Flat.([]float64), output.Flat.([]float64), func(v simd.Float64s) simd.Float64s { return v.Neg() })
 	case dtypes.BFloat16:
