@@ -209,12 +209,21 @@ const (
 
 	// BroadcastGeneral indicates arbitrary multi-axis broadcasting.
 	BroadcastGeneral
+
+	// BroadcastMiddleRHS indicates LHS is [A, M, B] and RHS has size-1 middle axes, collapsed
+	// into [A, 1, B] (A, B > 1): an attention mask [N, 1, T, S] added to scores [N, H, T, S].
+	// M is BroadcastConfig.M; ZipIter is set too, for executors without this pattern.
+	BroadcastMiddleRHS
+
+	// BroadcastMiddleLHS is BroadcastMiddleRHS with the operands swapped.
+	BroadcastMiddleLHS
 )
 
 // BroadcastConfig contains pre-computed broadcast pattern metadata.
 type BroadcastConfig struct {
 	Pattern BroadcastPattern
 	A, B    int
+	M       int // the middle size of BroadcastMiddleRHS/LHS, 0 otherwise
 	ZipIter *ZipIterator
 }
 
@@ -236,7 +245,7 @@ func (c *BroadcastConfig) EqualNodeData(other NodeDataComparable) bool {
 	if !ok {
 		return false
 	}
-	if c.Pattern != otherC.Pattern || c.A != otherC.A || c.B != otherC.B {
+	if c.Pattern != otherC.Pattern || c.A != otherC.A || c.B != otherC.B || c.M != otherC.M {
 		return false
 	}
 	if c.ZipIter != nil || otherC.ZipIter != nil {
@@ -502,9 +511,59 @@ func DetermineBroadcastConfig(lhsShape, rhsShape, tgtShape shapes.Shape) Broadca
 		}
 	}
 
+	// 7. Check BroadcastMiddleRHS / BroadcastMiddleLHS: one operand is the target, the other
+	// matches it except for a run of size-1 axes with full axes on both sides.
+	if lhsShape.Equal(tgtShape) {
+		if a, m, b, ok := middleBroadcast(rhsShape, tgtShape); ok {
+			return BroadcastConfig{Pattern: BroadcastMiddleRHS, A: a, M: m, B: b,
+				ZipIter: NewZippedBroadcastIterator(lhsShape, rhsShape, tgtShape)}
+		}
+	}
+	if rhsShape.Equal(tgtShape) {
+		if a, m, b, ok := middleBroadcast(lhsShape, tgtShape); ok {
+			return BroadcastConfig{Pattern: BroadcastMiddleLHS, A: a, M: m, B: b,
+				ZipIter: NewZippedBroadcastIterator(lhsShape, rhsShape, tgtShape)}
+		}
+	}
+
 	// Fallback to general broadcast.
 	return BroadcastConfig{
 		Pattern: BroadcastGeneral,
 		ZipIter: NewZippedBroadcastIterator(lhsShape, rhsShape, tgtShape),
 	}
+}
+
+// middleBroadcast reports whether operand is tgt with the axes [i, j) set to 1 (0 < i < j <
+// rank, each of those target axes collapsed into M > 1), and returns the sizes A (axes
+// before i), M and B (axes from j), with A, B > 1.
+func middleBroadcast(operand, tgt shapes.Shape) (a, m, b int, ok bool) {
+	rank := tgt.Rank()
+	i := 0
+	for i < rank && operand.Dimensions[i] == tgt.Dimensions[i] {
+		i++
+	}
+	j := i
+	for j < rank && operand.Dimensions[j] == 1 {
+		j++
+	}
+	if i == 0 || j == i || j == rank {
+		return 0, 0, 0, false
+	}
+	for axis := j; axis < rank; axis++ {
+		if operand.Dimensions[axis] != tgt.Dimensions[axis] {
+			return 0, 0, 0, false
+		}
+	}
+	a, m, b = 1, 1, 1
+	for axis := range rank {
+		switch {
+		case axis < i:
+			a *= tgt.Dimensions[axis]
+		case axis < j:
+			m *= tgt.Dimensions[axis]
+		default:
+			b *= tgt.Dimensions[axis]
+		}
+	}
+	return a, m, b, a > 1 && m > 1 && b > 1
 }

@@ -1664,6 +1664,22 @@ func dispatchBinarySIMD[T any](
 				vs(lhs[:B], rhs[a], output[offset:offset+B])
 			}
 		})
+	case bcastCfg.Pattern == gobackend.BroadcastMiddleRHS:
+		M := bcastCfg.M
+		splitRange(backend, A*M, B, func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				offset, a := r*B, r/M
+				vv(lhs[offset:offset+B], rhs[a*B:(a+1)*B], output[offset:offset+B])
+			}
+		})
+	case bcastCfg.Pattern == gobackend.BroadcastMiddleLHS:
+		M := bcastCfg.M
+		splitRange(backend, A*M, B, func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				offset, a := r*B, r/M
+				vv(lhs[a*B:(a+1)*B], rhs[offset:offset+B], output[offset:offset+B])
+			}
+		})
 	default:
 		return gobackend.ErrFallback
 	}

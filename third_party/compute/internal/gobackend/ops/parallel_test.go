@@ -100,6 +100,46 @@ func TestBinarySplitMatchesSerial(t *testing.T) {
 	}
 }
 
+// TestMiddleSplitMatchesLoop: the middle-axis broadcast ([A, M, B] op
+// [A, 1, B]) split across workers equals an element-by-element loop.
+func TestMiddleSplitMatchesLoop(t *testing.T) {
+	b, err := gobackend.NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Finalize()
+	const A, M, B = 8, 64, 259 // 132,608 elements: split in two
+	full := make([]float32, A*M*B)
+	mid := make([]float32, A*B)
+	for i := range full {
+		full[i] = float32(i%97)/13 - 3
+	}
+	for i := range mid {
+		mid[i] = float32(i%31)/7 - 2
+	}
+	for _, pattern := range []gobackend.BroadcastPattern{gobackend.BroadcastMiddleRHS, gobackend.BroadcastMiddleLHS} {
+		lhs, rhs := full, mid
+		if pattern == gobackend.BroadcastMiddleLHS {
+			lhs, rhs = mid, full
+		}
+		out := make([]float32, A*M*B)
+		cfg := gobackend.BroadcastConfig{Pattern: pattern, A: A, M: M, B: B}
+		if err := dispatchBinarySIMD(b, lhs, rhs, out, cfg, simdSubVVFloat32, simdSubVSFloat32, simdSubSVFloat32, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i := range out {
+			m := mid[(i/(M*B))*B+i%B]
+			want := full[i] - m
+			if pattern == gobackend.BroadcastMiddleLHS {
+				want = m - full[i]
+			}
+			if out[i] != want {
+				t.Fatalf("pattern %v: out[%d] = %v, want %v", pattern, i, out[i], want)
+			}
+		}
+	}
+}
+
 // TestUnarySplitMatchesSerial: a unary SIMD op split across workers is
 // bit-identical to the serial loop.
 func TestUnarySplitMatchesSerial(t *testing.T) {

@@ -147,5 +147,11 @@ func fusionIsGeneral(node *gobackend.Node, i int, src *gobackend.Node) bool {
 	if err != nil {
 		return false
 	}
-	return gobackend.DetermineBroadcastConfig(lhs, rhs, out).Pattern == gobackend.BroadcastGeneral
+	// A middle-axis broadcast has a SIMD loop only in the float32 binary ops; kept explicit, it
+	// is a vectorized same-shape op for every dtype and op.
+	switch gobackend.DetermineBroadcastConfig(lhs, rhs, out).Pattern {
+	case gobackend.BroadcastGeneral, gobackend.BroadcastMiddleRHS, gobackend.BroadcastMiddleLHS:
+		return true
+	}
+	return false
 }
