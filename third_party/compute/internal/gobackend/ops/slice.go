@@ -174,6 +174,11 @@ func execSliceGeneric[T gobackend.SupportedTypesConstraints](operand, output *go
 		operandFlatIdx += start * operandFlatStrides[axis]
 	}
 
+	if rank > 0 && params.strides[rank-1] == 1 {
+		sliceRows(operandFlat, outputFlat, operand.RawShape.Dimensions, outputDimensions, operandFlatStrides, params.strides, operandFlatIdx)
+		return
+	}
+
 	for outputFlatIdx := 0; outputFlatIdx < len(outputFlat); outputFlatIdx++ {
 		// Copy value at current position.
 		outputFlat[outputFlatIdx] = operandFlat[operandFlatIdx]
@@ -188,6 +193,31 @@ func execSliceGeneric[T gobackend.SupportedTypesConstraints](operand, output *go
 			// Reset axis
 			operandFlatIdx -= (outputDimensions[axis] - 1) * params.strides[axis] * operandFlatStrides[axis]
 			outputAxisIdxs[axis] = 0
+		}
+	}
+}
+
+// sliceRows is execSliceGeneric for a slice with unit stride on the last axis: it copies
+// contiguous runs (the last axis, extended over trailing axes taken whole) instead of one
+// element at a time. Axes before the run are stepped as execSliceGeneric steps them all.
+func sliceRows[T any](operandFlat, outputFlat []T, operandDims, outputDims, operandStrides, strides []int, src int) {
+	k := len(outputDims) - 1
+	run := outputDims[k]
+	for k > 0 && outputDims[k] == operandDims[k] && strides[k-1] == 1 {
+		k--
+		run *= outputDims[k]
+	}
+	idx := make([]int, k) // position on the axes [0, k), iterated
+	for dst := 0; dst < len(outputFlat); dst += run {
+		copy(outputFlat[dst:dst+run], operandFlat[src:src+run])
+		for axis := k - 1; axis >= 0; axis-- {
+			idx[axis]++
+			if idx[axis] < outputDims[axis] {
+				src += strides[axis] * operandStrides[axis]
+				break
+			}
+			src -= (outputDims[axis] - 1) * strides[axis] * operandStrides[axis]
+			idx[axis] = 0
 		}
 	}
 }
