@@ -8,7 +8,8 @@
 # held-out prompts.
 #
 #   scripts/experiments.sh [NAME ...]   (default: slots toolcall sql ifeval arith;
-#                                        also arith-easy, sql-short: the calibrated runs)
+#                                        also arith-easy, sql-short, ifeval-short:
+#                                        the calibrated runs)
 #   SEEDS=3 scripts/experiments.sh toolcall     (fewer seeds, a shorter run)
 #
 # slots, the controlled task, runs the four methods and the four placement
@@ -58,7 +59,14 @@ for name in ${@:-slots toolcall sql ifeval arith}; do
       [ -f runs/warm-sql/model.safetensors ] || bin/credo sft --task sql --steps 300 --eval-prompts 0 --out runs/warm-sql
       bin/credo compare --task sql --out "$out" --init runs/warm-sql --steps 40 --methods gdpo,span,grpo,mrtpo \
         --seeds "$seeds" --prompts 8 --group 8 --lr 1.5e-4 --eval-every 0 --eval-prompts 128 ;;
-    *) echo "unknown comparison $name (known: slots toolcall sql ifeval arith arith-easy sql-short)" >&2; exit 2 ;;
+    ifeval-short)
+      # ifeval from the calibration study's 300-step warm-up (docs/results/
+      # calibration.md: words, lowercase, no_comma and title vary there):
+      # 40 steps, GRPO, GDPO and span.
+      [ -f runs/warmups/ifeval-300/model.safetensors ] || BIN=bin/credo BIN_BUILT=1 ONLY=300 scripts/calibration.sh ifeval
+      bin/credo compare --task ifeval --out "$out" --init runs/warmups/ifeval-300 --steps 40 --max-tokens 160 \
+        --methods gdpo,span,grpo --seeds "$seeds" --prompts 8 --group 8 --lr 1.5e-4 --eval-every 0 --eval-prompts 128 ;;
+    *) echo "unknown comparison $name (known: slots toolcall sql ifeval arith arith-easy sql-short ifeval-short)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done
