@@ -143,6 +143,11 @@ func (w *Pool) StartIfAvailable(task func()) bool {
 // As soon as any task finishes, it indicates there is no more need for more task, and it
 // immediately stops spawning new tasks.
 //
+// The calling goroutine runs the task too (it would otherwise only wait), so the work
+// starts at once even when the pool is full, and at most maxParallelism tasks run in all
+// (GOMAXPROCS when unlimited): the caller and up to maxParallelism-1 workers, started while
+// the pool has room.
+//
 // It returns when all started tasks have finished.
 func (w *Pool) Saturate(task func()) {
 	if w.maxParallelism == 0 {
@@ -157,30 +162,34 @@ func (w *Pool) Saturate(task func()) {
 
 	var wg sync.WaitGroup
 	var doneFanningOut atomic.Bool
-
-	w.mu.Lock()
-	started := 0
-
-	for !doneFanningOut.Load() {
-		// Check global limits and local limits (for unlimited pool)
-		if (w.IsUnlimited() && started >= limit) || (!w.IsUnlimited() && w.lockedIsFull()) {
-			w.cond.Wait()
-			// If we woke up because a task finished (signaled), we need to check if we are done.
-			if doneFanningOut.Load() {
-				w.cond.Signal() // Propagate signal to other potential waiters
-				break
-			}
-			continue
-		}
-
-		started++
-		wg.Add(1)
-		w.lockedRunTaskInGoroutine(func() {
-			defer wg.Done()
-			task()
-			doneFanningOut.Store(true)
-		})
+	run := func() {
+		defer wg.Done()
+		task()
+		doneFanningOut.Store(true)
 	}
+
+	// Fan out from a goroutine of its own, so the caller can work meanwhile.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		for started := 1; started < limit && !doneFanningOut.Load(); {
+			if !w.IsUnlimited() && w.lockedIsFull() {
+				w.cond.Wait()
+				continue
+			}
+			started++
+			wg.Add(1)
+			w.lockedRunTaskInGoroutine(run)
+		}
+	}()
+
+	wg.Add(1)
+	run()
+	// Wake the fan-out goroutine if it waits for room: it sees the task is done and stops.
+	w.mu.Lock()
+	w.cond.Broadcast()
 	w.mu.Unlock()
 	wg.Wait()
 }

@@ -146,3 +146,29 @@ func TestWorkerIsAsleepFreesSlot(t *testing.T) {
 		t.Fatalf("Room after all workers finished = %d, want 3", got)
 	}
 }
+
+// TestSaturateFullPoolRunsInCaller: with every slot taken, Saturate does
+// the work in the calling goroutine instead of waiting for a slot.
+func TestSaturateFullPoolRunsInCaller(t *testing.T) {
+	pool := New()
+	pool.SetMaxParallelism(1)
+	release := make(chan struct{})
+	if !pool.StartIfAvailable(func() { <-release }) {
+		t.Fatal("StartIfAvailable refused on an empty pool")
+	}
+	defer close(release)
+	var calls atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		pool.Saturate(func() { calls.Add(1) })
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Saturate waited for a slot with the pool full")
+	}
+	if got := calls.Load(); got != 1 {
+		t.Fatalf("task ran %d times with the pool full, want 1 (the caller)", got)
+	}
+}
