@@ -8,9 +8,8 @@
 # held-out prompts.
 #
 #   scripts/experiments.sh [NAME ...]   (default: slots toolcall sql ifeval arith;
-#                                        also arith-easy, sql-short, ifeval-short,
-#                                        toolcall-short:
-#                                        the calibrated runs)
+#                                        also the calibrated runs arith-easy,
+#                                        sql-short, ifeval-short, toolcall-short)
 #   SEEDS=3 scripts/experiments.sh toolcall     (fewer seeds, a shorter run)
 #
 # slots, the controlled task, runs the four methods and the four placement
@@ -58,21 +57,20 @@ for name in ${@:-slots toolcall sql ifeval arith}; do
       # GDPO, span and MRTPO. (Seeds 1-3 of grpo/gdpo/span ran first; seeds
       # 4-5 and MRTPO were added to the same comparison later.)
       [ -f runs/warm-sql/model.safetensors ] || bin/credo sft --task sql --steps 300 --eval-prompts 0 --out runs/warm-sql
-      bin/credo compare --task sql --out "$out" --init runs/warm-sql --steps 40 --methods gdpo,span,grpo,mrtpo \
-        --seeds "$seeds" --prompts 8 --group 8 --lr 1.5e-4 --eval-every 0 --eval-prompts 128 ;;
+      bin/credo compare --task sql --out "$out" --init runs/warm-sql --steps 40 --methods gdpo,span,grpo,mrtpo "${common[@]}" ;;
     ifeval-short)
       # ifeval from the calibration study's 300-step warm-up (docs/results/
       # calibration.md: words, lowercase, no_comma and title vary there):
       # 40 steps, GRPO, GDPO and span.
       [ -f runs/warmups/ifeval-300/model.safetensors ] || BIN=bin/credo BIN_BUILT=1 ONLY=300 scripts/calibration.sh ifeval
       bin/credo compare --task ifeval --out "$out" --init runs/warmups/ifeval-300 --steps 40 --max-tokens 160 \
-        --methods gdpo,span,grpo --seeds "$seeds" --prompts 8 --group 8 --lr 1.5e-4 --eval-every 0 --eval-prompts 128 ;;
+        --methods gdpo,span,grpo "${common[@]}" ;;
     toolcall-short)
       # toolcall from a 400-step warm-up: format is counted, call (about 0.01,
       # 95% of groups without variance) is not. 40 steps, GRPO, GDPO and span.
       [ -f runs/warm-toolcall/model.safetensors ] || bin/credo sft --task toolcall --steps 400 --eval-prompts 0 --out runs/warm-toolcall
       bin/credo compare --task toolcall --out "$out" --init runs/warm-toolcall --steps 40 \
-        --methods gdpo,span,grpo --seeds "$seeds" --prompts 8 --group 8 --lr 1.5e-4 --eval-every 0 --eval-prompts 128 ;;
+        --methods gdpo,span,grpo "${common[@]}" ;;
     *) echo "unknown comparison $name (known: slots toolcall sql ifeval arith arith-easy sql-short ifeval-short toolcall-short)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
