@@ -65,10 +65,7 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 			return nil, fmt.Errorf("shared distributions: sequence %d has %d tokens, more than the model's context of %d", i, total, m.Config.MaxPositionEmbeddings)
 		}
 	}
-	L, U := 0, 0
-	for _, p := range s.Prefixes {
-		L = max(L, len(p))
-	}
+	U := 0
 	for _, x := range s.Suffixes {
 		U = max(U, len(x))
 	}
@@ -81,11 +78,11 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 		hi := min(lo+rows, n)
 		sub := s
 		if lo > 0 || hi < n {
-			rows := make([]int, 0, hi-lo)
+			idx := make([]int, 0, hi-lo)
 			for i := lo; i < hi; i++ {
-				rows = append(rows, i)
+				idx = append(idx, i)
 			}
-			sub = s.Select(rows)
+			sub = s.Select(idx)
 		}
 		part, err := m.sharedDistributions(sub, from[lo:hi])
 		if err != nil {
