@@ -12,7 +12,9 @@ demo:
 
 # gofmt, go mod tidy (must change nothing), vet and the whole test suite
 # (what .ci/run runs), then the tests of the packages credo patches in
-# third_party/compute (third_party/README.md).
+# third_party/compute (third_party/README.md), and its matmul tests again
+# with the AVX-512 kernels off, so an AVX-512 machine also tests the AVX2
+# ones (the go test cache keys on that variable).
 test:
 	@unformatted=$$("$$(go env GOROOT)/bin/gofmt" -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
@@ -20,6 +22,7 @@ test:
 	go vet ./...
 	go test -timeout 30m ./...
 	cd third_party/compute && go test ./internal/gobackend/ ./internal/gobackend/workerspool/ ./internal/gobackend/ops/ ./internal/gobackend/dot/... ./internal/gobackend/passes/
+	cd third_party/compute && GOMLX_GO_SIMD_AVX512=false go test ./internal/gobackend/dot/...
 
 # Speed: credo's training step beside PyTorch's, and sampling.
 bench:

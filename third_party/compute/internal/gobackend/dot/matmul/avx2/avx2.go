@@ -28,10 +28,10 @@ import (
 var (
 	// AVX2ParamsFloat32 are the parameters to use for Float32, tuned for the 16 registers implementations.
 	AVX2ParamsFloat32 = matmul.CacheParams{
-		LHSL1KernelRows:      4,   // Mr: Uses 4 YMM registers for accumulation rows, this number must be a multiple of 4
+		LHSL1KernelRows:      6,   // Mr: 6 rows x 2 YMM = 12 accumulators (the assembly 6 x 16 kernel; 4 without assembly)
 		RHSL1KernelCols:      16,  // Nr: Uses 2 YMM registers for accumulation cols, each holds 8 values
 		PanelContractingSize: 128, // Kc: A strip fits comfortably in L1D cache (10.2 KB)
-		LHSPanelCrossSize:    32,  // Mc: Fits in L2 cache (multiple of LHSL1KernelRows)
+		LHSPanelCrossSize:    48,  // Mc: Fits in L2 cache (multiple of LHSL1KernelRows)
 		RHSPanelCrossSize:    512, // Nc: Fits in L3 cache (multiple of RHSL1KernelCols)
 	}
 
@@ -76,6 +76,13 @@ func init() {
 		AVX2ParamsBFloat16.RHSPanelCrossSize = nc
 		AVX2ParamsFloat64.RHSPanelCrossSize = nc
 	}
+	if !AVX2UseAsm {
+		// The Go SIMD kernel (avx2LargeKernelFloat32) is 4 x 16.
+		AVX2ParamsFloat32.LHSL1KernelRows = 4
+	}
+	// Mc must hold whole kernel strips.
+	r := AVX2ParamsFloat32.LHSL1KernelRows
+	AVX2ParamsFloat32.LHSPanelCrossSize = max(r, (AVX2ParamsFloat32.LHSPanelCrossSize+r-1)/r*r)
 	if !envutil.MustReadBool(matmul.EnabledEnv, true) {
 		return
 	}
@@ -92,6 +99,8 @@ func RegisterAVX2ForTests() {
 func registerAVX2(forTests bool) {
 	dot.RegisterImplementation("simd:avx2", dot.LayoutNonTransposed, dtypes.Float32, dtypes.Float32, avx2RouterFloat32, matmul.PriorityAVX2, forTests)
 	dot.RegisterImplementation("simd:avx2", dot.LayoutTransposed, dtypes.Float32, dtypes.Float32, avx2RouterFloat32, matmul.PriorityAVX2, forTests)
+	// A transposed lhs only changes how the large (packing) path packs it: every size takes that path.
+	dot.RegisterImplementation("simd:avx2", dot.LayoutLHSTransposed, dtypes.Float32, dtypes.Float32, avx2LargeFloat32, matmul.PriorityAVX2, forTests)
 
 	dot.RegisterImplementation("simd:avx2", dot.LayoutNonTransposed, dtypes.BFloat16, dtypes.Float32, avx2RouterBFloat16, matmul.PriorityAVX2, forTests)
 	dot.RegisterImplementation("simd:avx2", dot.LayoutTransposed, dtypes.BFloat16, dtypes.Float32, avx2RouterBFloat16, matmul.PriorityAVX2, forTests)
@@ -232,7 +241,8 @@ func avx2PackRHSNonTransposed[T gotype.ScalarNotComplex](
 	}
 }
 
-// avx2PackLHSKernelRows4 packs a block of size [copyRows, contractingCols] from the lhs matrix into a panel.
+// avx2PackLHSKernelRows4 packs a block of size [copyRows, contractingCols] from the lhs matrix into a panel,
+// in strips of kernelRows rows: 4, or 6 for the float32 6 x 16 microkernel (packLHSKernelRows6).
 func avx2PackLHSKernelRows4[T gotype.ScalarNotComplex](
 	lhs, panel []T,
 	lhsRowStart, lhsColStart, lhsCols,
@@ -246,8 +256,12 @@ func avx2PackLHSKernelRows4[T gotype.ScalarNotComplex](
 	lhsColStartBytes := uintptr(lhsColStart) * bytesPerElement
 	contractingColsBytes := uintptr(contractingCols) * bytesPerElement
 
+	if kernelRows == 6 {
+		packLHSKernelRows6(lhs, panel, lhsRowStart, lhsColStart, lhsCols, copyRows, contractingCols)
+		return
+	}
 	if kernelRows != 4 {
-		panic("avx2PackLHSKernelRows4: kernelRows must be set to 4")
+		panic("avx2PackLHSKernelRows4: kernelRows must be set to 4 or 6")
 	}
 
 	kernelRowsBytes := uintptr(kernelRows) * bytesPerElement

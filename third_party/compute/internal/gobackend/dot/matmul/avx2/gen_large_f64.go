@@ -684,7 +684,7 @@ func avx2LargeKernelFloat64( //alt:f64
 	// BCE hints
 	_ = packedLHS[contractingLen*lhsActiveRows-1]
 	_ = packedRHS[contractingLen*rhsActiveCols-1]
-	_ = packedOutput[lhsActiveRows*rhsPanelCols-1]
+	_ = packedOutput[(lhsActiveRows-1)*rhsPanelCols+rhsActiveCols-1] // the last row ends after rhsActiveCols (direct output into a wider matrix)
 
 	const (
 		// These must match params.LHSL1KernelRows and params.RHSL1KernelCols.

@@ -318,7 +318,8 @@ func avx2LargeMatrixSliceFloat32( //alt:f32
 	//alt:f16 cachedLHSPanels, cachedRHSPanels [][]float16.Float16,
 	//alt:f64 cachedLHSPanels, cachedRHSPanels [][]float64,
 ) {
-	if params.LHSL1KernelRows != 4 || params.RHSL1KernelCols != 16 { //alt:f32|bf16|f16
+	if (params.LHSL1KernelRows != 4 && params.LHSL1KernelRows != 6) || params.RHSL1KernelCols != 16 { //alt:f32
+		//alt:bf16|f16 if params.LHSL1KernelRows != 4 || params.RHSL1KernelCols != 16 {
 		//alt:f64 if params.LHSL1KernelRows != 4 || params.RHSL1KernelCols != 8 {
 		panic(errors.Errorf("unsupported kernel L1 block sizes for avx2 kernel: lhsL1BlockRows=%d, rhsL1BlockCols=%d, wanted 4 and 16 respectively (params=%+v)", //alt:f32|bf16|f16
 			//alt:f64 panic(errors.Errorf("unsupported kernel L1 block sizes for avx2 kernel: lhsL1BlockRows=%d, rhsL1BlockCols=%d, wanted 4 and 8 respectively (params=%+v)",
@@ -349,7 +350,7 @@ func avx2LargeMatrixSliceFloat32( //alt:f32
 				stripOffset := (rhsPanelColIdx % params.RHSPanelCrossSize) / params.RHSL1KernelCols
 				stripSize := contractingPanelWidth * params.RHSL1KernelCols
 				packedRHS = panel[stripOffset*stripSize:]
-			} else if layout == dot.LayoutNonTransposed {
+			} else if layout == dot.LayoutNonTransposed || layout == dot.LayoutLHSTransposed {
 				avx2PackRHSNonTransposed(rhsMatrix, packedRHS, contractingPanelIdx, rhsPanelColIdx, rhsCrossSize, contractingPanelWidth, rhsPanelWidth, params.RHSL1KernelCols)
 			} else {
 				// For LayoutTransposed, the rhs has the same layout as the lhs, so we use packLHS instead.
@@ -370,6 +371,8 @@ func avx2LargeMatrixSliceFloat32( //alt:f32
 					stripOffset := (lhsPanelRowIdx % params.LHSPanelCrossSize) / params.LHSL1KernelRows
 					stripSize := contractingPanelWidth * params.LHSL1KernelRows
 					packedLHS = panel[stripOffset*stripSize:]
+				} else if layout == dot.LayoutLHSTransposed {
+					packTransposedLHS(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, lhsCrossSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows)
 				} else {
 					avx2PackLHSKernelRows4(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, contractingSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows) //alt:f32|bf16|f16|f64
 				}
@@ -382,7 +385,7 @@ func avx2LargeMatrixSliceFloat32( //alt:f32
 					outOffset := lhsPanelRowIdx*rhsCrossSize + rhsPanelColIdx
 					outSlice := outputMatrix[outOffset : outOffset+(lhsPanelHeight-1)*rhsCrossSize+rhsPanelWidth]
 					if AVX2UseAsm { //alt:f32|bf16|f16|f64
-						avx2LargeKernelFloat32Asm( //alt:f32
+						avx2LargeKernelRowsFloat32Asm(params.LHSL1KernelRows, //alt:f32
 							//alt:bf16 avx2LargeKernelBFloat16Asm(
 							//alt:f16 avx2LargeKernelFloat16Asm(
 							//alt:f64 avx2LargeKernelFloat64Asm(
@@ -408,7 +411,7 @@ func avx2LargeMatrixSliceFloat32( //alt:f32
 					accumOffset := mIdx * panelSize
 					accumSlice := accumBuffer[accumOffset : accumOffset+panelSize]
 					if AVX2UseAsm { //alt:f32|bf16|f16|f64
-						avx2LargeKernelFloat32Asm( //alt:f32
+						avx2LargeKernelRowsFloat32Asm(params.LHSL1KernelRows, //alt:f32
 							//alt:bf16 avx2LargeKernelBFloat16Asm(
 							//alt:f16 avx2LargeKernelFloat16Asm(
 							//alt:f64 avx2LargeKernelFloat64Asm(
@@ -432,7 +435,7 @@ func avx2LargeMatrixSliceFloat32( //alt:f32
 					} //alt:f32|bf16|f16|f64
 				} else {
 					if AVX2UseAsm { //alt:f32|bf16|f16|f64
-						avx2LargeKernelFloat32Asm( //alt:f32
+						avx2LargeKernelRowsFloat32Asm(params.LHSL1KernelRows, //alt:f32
 							//alt:bf16 avx2LargeKernelBFloat16Asm(
 							//alt:f16 avx2LargeKernelFloat16Asm(
 							//alt:f64 avx2LargeKernelFloat64Asm(
@@ -675,7 +678,7 @@ func avx2LargeKernelFloat32( //alt:f32
 	// BCE hints
 	_ = packedLHS[contractingLen*lhsActiveRows-1]
 	_ = packedRHS[contractingLen*rhsActiveCols-1]
-	_ = packedOutput[lhsActiveRows*rhsPanelCols-1]
+	_ = packedOutput[(lhsActiveRows-1)*rhsPanelCols+rhsActiveCols-1] // the last row ends after rhsActiveCols (direct output into a wider matrix)
 
 	const (
 		// These must match params.LHSL1KernelRows and params.RHSL1KernelCols.
