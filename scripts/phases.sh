@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Where a training step's time goes, per credit method, side by side in one
 # run: each method trains STEPS steps from the same warmed-up policy on the
-# same prompts, then the mean share of each phase and the method's step time
-# against GDPO's are printed from the runs' metrics.jsonl.
+# same prompts, then the mean share of each phase (steps 2 on: step 1
+# compiles the graphs) and the method's step time against GDPO's are
+# printed from the runs' metrics.jsonl.
 #
 #   scripts/phases.sh INIT_DIR [TASK] [METHODS]
 #   e.g. scripts/phases.sh runs/demo/warmup toolcall grpo,gdpo,span,mrtpo
@@ -31,11 +32,14 @@ out, methods = sys.argv[1], sys.argv[2].split(",")
 rows = {}
 for m in methods:
     ls = [json.loads(l) for l in open(f"{out}/{m}/metrics.jsonl")]
+    ls = ls[1:] or ls  # step 1 compiles the graphs
     mean = lambda k: sum(l[k] for l in ls) / len(ls)
     rows[m] = {k: mean("time/" + k) for k in ("step", "sample", "verify", "credit", "update")}
-print(f"{'method':8} {'s/step':>7} {'sample':>7} {'verify':>7} {'credit':>7} {'update':>7} {'vs gdpo':>8}")
+    rows[m]["pairs"] = mean("credit/replay/pairs") if all("credit/replay/pairs" in l for l in ls) else None
+print(f"{'method':8} {'s/step':>7} {'sample':>7} {'verify':>7} {'credit':>7} {'update':>7} {'vs gdpo':>8} {'replayed':>8}")
 for m, r in rows.items():
     rel = f"{r['step'] / rows['gdpo']['step'] - 1:+.0%}" if "gdpo" in rows else "—"
     shares = " ".join(f"{r[k] / r['step']:7.1%}" for k in ("sample", "verify", "credit", "update"))
-    print(f"{m:8} {r['step']:7.2f} {shares} {rel:>8}")
+    pairs = "—" if r["pairs"] is None else f"{r['pairs']:.0%}"  # share of (response, reward) pairs replayed
+    print(f"{m:8} {r['step']:7.2f} {shares} {rel:>8} {pairs:>8}")
 PY
