@@ -287,15 +287,22 @@ func attention(q, k, v *Node, in attnInputs, keysT bool) *Node {
 	if bias == nil {
 		bias = Where(in.mask, ScalarZero(g, dtypes.Float32), Scalar(g, dtypes.Float32, maskedScore)) // [B, 1, T, S]
 	}
+	// The scale 1/√E goes on the queries and the softmax's normalization on
+	// the output (E values a row) rather than on the scores and
+	// probabilities (S values a row): two fewer passes over the [B, H, T, S]
+	// tables, the largest tensors of a replay or a long sequence.
+	q = MulScalar(q, 1/math.Sqrt(float64(E)))
 	qh := Reshape(TransposeAllDims(q, 0, 2, 1, 3), B, K, G*T, E) // [B, K, G·T, E]: heads k·G…k·G+G−1 share key head k
 	batch := []int{0, 1}
-	scores := MulScalar(DotGeneral(qh, []int{3}, batch, k, kc, batch), 1/math.Sqrt(float64(E))) // [B, K, G·T, S]
-	scores = Add(Reshape(scores, B, K*G, T, S), bias)                                           // [B, H, T, S]
-	mx := StopGradient(ReduceAndKeep(scores, ReduceMax, -1))                                    // [B, H, T, 1]
-	e := Exp(Sub(scores, mx))                                                                   // [B, H, T, S]
-	p := Mul(e, Reciprocal(ReduceAndKeep(e, ReduceSum, -1)))                                    // [B, H, T, S]
-	out := DotGeneral(Reshape(p, B, K, G*T, S), []int{3}, batch, v, []int{2}, batch)            // [B, K, G·T, E]
-	return Reshape(TransposeAllDims(Reshape(out, B, H, T, E), 0, 2, 1, 3), B, T, H*E)           // [B, T, H*E]
+	scores := DotGeneral(qh, []int{3}, batch, k, kc, batch)  // [B, K, G·T, S]
+	scores = Add(Reshape(scores, B, K*G, T, S), bias)        // [B, H, T, S]
+	mx := StopGradient(ReduceAndKeep(scores, ReduceMax, -1)) // [B, H, T, 1]
+	// e is reshaped before its two uses: the backend reshapes a buffer in
+	// place only when the reshape is its last use, and copies it otherwise.
+	e := Reshape(Exp(Sub(scores, mx)), B, K, G*T, S)                                  // [B, K, G·T, S]
+	out := DotGeneral(e, []int{3}, batch, v, []int{2}, batch)                         // [B, K, G·T, E]: Σ_s e·v
+	out = Mul(out, Reciprocal(ReduceAndKeep(e, ReduceSum, -1)))                       // [B, K, G·T, E]: ÷ Σ_s e
+	return Reshape(TransposeAllDims(Reshape(out, B, H, T, E), 0, 2, 1, 3), B, T, H*E) // [B, T, H*E]
 }
 
 // block is one pre-norm transformer layer. With a cache, this call's keys

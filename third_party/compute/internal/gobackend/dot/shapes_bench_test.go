@@ -15,7 +15,9 @@ import (
 // trainShapes are the products of one training step of a 10M-parameter
 // llama (hidden 384, FFN 1024, 6 heads of 64, 16 × 255 tokens): forward
 // (x·Wᵀ), input gradients (dy·W), weight gradients (Σ_t dy ⊗ x) and
-// attention, each as DotGeneral receives it.
+// attention, each as DotGeneral receives it; and, marked 1M, the 1M
+// preset's query and key/value projections over a replay call's 64 × 128
+// suffix tokens (hidden 128, 2 key heads of 32).
 var trainShapes = []struct {
 	name           string
 	lhs, rhs       []int
@@ -31,6 +33,8 @@ var trainShapes = []struct {
 	{"dw-1024x384", []int{16, 255, 1024}, []int{16, 255, 384}, []int{0, 1}, nil, []int{0, 1}, nil, 2 * 4080 * 384 * 1024},
 	{"dw-384x384", []int{16, 255, 384}, []int{16, 255, 384}, []int{0, 1}, nil, []int{0, 1}, nil, 2 * 4080 * 384 * 384},
 	{"scores", []int{16, 6, 255, 64}, []int{16, 6, 255, 64}, []int{3}, []int{0, 1}, []int{3}, []int{0, 1}, 2 * 96 * 255 * 255 * 64},
+	{"kv-1M", []int{64, 128, 128}, []int{64, 128}, []int{2}, nil, []int{1}, nil, 2 * 8192 * 128 * 64},
+	{"q-1M", []int{64, 128, 128}, []int{128, 128}, []int{2}, nil, []int{1}, nil, 2 * 8192 * 128 * 128},
 	{"pv", []int{16, 6, 255, 255}, []int{16, 6, 255, 64}, []int{3}, []int{0, 1}, []int{2}, []int{0, 1}, 2 * 96 * 255 * 255 * 64},
 }
 
