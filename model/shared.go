@@ -3,7 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
-	"slices"
+	"math"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -125,7 +125,7 @@ func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error)
 	B := len(suffixes)
 	owner := make([]int32, B)
 	pos := make([][]int32, B)  // [B, U]: suffix positions in the whole sequence
-	valid := make([][]bool, B) // [B, L+U]: the prefix's real tokens and every suffix slot
+	valid := make([][]bool, B) // [B, L]: the prefix's real tokens
 	for i, o := range s.Owner {
 		owner[i] = int32(o)
 		p := len(s.Prefixes[o])
@@ -133,9 +133,9 @@ func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error)
 		for u := range U {
 			pos[i][u] = int32(p + u)
 		}
-		valid[i] = make([]bool, L+U)
+		valid[i] = make([]bool, L)
 		for k := range valid[i] {
-			valid[i][k] = k < p || k >= L
+			valid[i][k] = k < p
 		}
 	}
 	out, err := e.Call(append(m.paramArgs(), prefixes, owner, suffixes, pos, valid)...)
@@ -159,8 +159,8 @@ func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error)
 }
 
 // buildShared: inputs params, prefixes [P, L] (right-padded), owner [B],
-// suffixes [B, U] (right-padded), suffix positions [B, U], key validity
-// [B, L+U]; output the suffix's next-token distributions [B, U, V].
+// suffixes [B, U] (right-padded), suffix positions [B, U], prefix key
+// validity [B, L]; output the suffix's next-token distributions [B, U, V].
 func (m *Model) buildShared(inputs []*Node) *Node {
 	w, rest := m.splitParams(inputs)
 	prefixes, owner, suffixes, pos, valid := rest[0], rest[1], rest[2], rest[3], rest[4]
@@ -173,19 +173,52 @@ func (m *Model) buildShared(inputs []*Node) *Node {
 	caches := emptyCaches(g, c, P, L)
 	forward(c, w, embedTokens(w, prefixes), sequenceInputs(c, prefixes), caches)
 
-	// Each row's prefix keys and values, room for its suffix after them.
+	// A suffix token sees its prefix's real keys and its own suffix's up to
+	// itself: two additive biases, [B, 1, L] and [1, U, U], instead of one
+	// [B, 1, U, L+U] mask over a cache grown to L+U slots per row.
+	zero, masked := ScalarZero(g, dtypes.Float32), Scalar(g, dtypes.Float32, maskedScore)
+	prefixBias := Reshape(Where(valid, zero, masked), -1, 1, L) // [B, 1, L]
+	u := Iota(g, shapes.Make(dtypes.Int32, U), 0)
+	causalBias := Reshape(Where(LessOrEqual(Reshape(u, 1, U), Reshape(u, U, 1)), zero, masked), 1, U, U) // [1, U, U]
+
 	idx := ExpandAxes(owner, -1) // [B, 1]
-	for i, kv := range caches {
-		caches[i] = growCache(kv, Scalar(g, dtypes.Int32, L), func(x *Node, slotAxis int) *Node { // P rows, L slots → B rows, L+U slots
-			x = Gather(x, idx)
-			pad := slices.Clone(x.Shape().Dimensions)
-			pad[slotAxis] = U
-			return Concatenate([]*Node{x, Zeros(g, shapes.Make(dtypes.Float32, pad...))}, slotAxis)
-		})
-	}
 	cos, sin := rope(c, pos)
-	query := AddScalar(Iota(g, shapes.Make(dtypes.Int32, U), 0), L) // suffix slot u sits at key slot L+u
-	in := attnInputs{cos: cos, sin: sin, mask: causalMask(query, Iota(g, shapes.Make(dtypes.Int32, L+U), 0), valid)}
-	h := forward(c, w, embedTokens(w, suffixes), in, caches) // [B, U, D]
-	return Softmax(headLogits(w, h), -1)                     // [B, U, V]
+	in := attnInputs{cos: cos, sin: sin}
+	h := embedTokens(w, suffixes) // [B, U, D]
+	for i, l := range w.layers {
+		q, k, v := projectQKV(c, l, h, in)
+		kP, vP := Gather(caches[i].k, idx), Gather(caches[i].v, idx) // [B, K, E, L], [B, K, L, E]
+		h = finishBlock(c, l, h, attendShared(q, k, v, kP, vP, prefixBias, causalBias))
+	}
+	h = rmsNorm(h, w.norm, c.RMSNormEps)
+	return Softmax(headLogits(w, h), -1) // [B, U, V]
+}
+
+// attendShared is attention (see attention) of suffix queries q [B, U, H, E]
+// over the keys and values of their prefix, kP [B, K, E, L] and vP
+// [B, K, L, E] under prefixBias [B, 1, L], followed by those of their own
+// suffix, k and v [B, U, K, E] under causalBias [1, U, U]: one softmax
+// over both key sets, Σ_s e_s·v_s / Σ_s e_s with e = exp(score − the
+// row's max over both), so the result is attention over the concatenated
+// keys without building them.
+func attendShared(q, k, v, kP, vP, prefixBias, causalBias *Node) *Node {
+	dims := q.Shape().Dimensions
+	B, U, H, E := dims[0], dims[1], dims[2], dims[3]
+	K, L := kP.Shape().Dimensions[1], kP.Shape().Dimensions[3]
+	G := H / K
+	batch := []int{0, 1}
+	q = MulScalar(q, 1/math.Sqrt(float64(E)))
+	qh := Reshape(TransposeAllDims(q, 0, 2, 1, 3), B, K, G*U, E) // [B, K, G·U, E]: heads k·G…k·G+G−1 share key head k
+	kS := TransposeAllDims(k, 0, 2, 3, 1)                        // [B, K, E, U]
+	vS := TransposeAllDims(v, 0, 2, 1, 3)                        // [B, K, U, E]
+
+	sP := DotGeneral(qh, []int{3}, batch, kP, []int{2}, batch)                                  // [B, K, G·U, L]
+	sP = Reshape(Add(Reshape(sP, B, K*G*U, L), prefixBias), B, K, G*U, L)                       // every query of row b: its prefix's bias
+	sS := DotGeneral(qh, []int{3}, batch, kS, []int{2}, batch)                                  // [B, K, G·U, U]
+	sS = Reshape(Add(Reshape(sS, B*K*G, U, U), causalBias), B, K, G*U, U)                       // query u sees suffix keys ≤ u
+	mx := StopGradient(Max(ReduceAndKeep(sP, ReduceMax, -1), ReduceAndKeep(sS, ReduceMax, -1))) // [B, K, G·U, 1]
+	eP, eS := Exp(Sub(sP, mx)), Exp(Sub(sS, mx))
+	out := Add(DotGeneral(eP, []int{3}, batch, vP, []int{2}, batch), DotGeneral(eS, []int{3}, batch, vS, []int{2}, batch)) // [B, K, G·U, E]
+	out = Mul(out, Reciprocal(Add(ReduceAndKeep(eP, ReduceSum, -1), ReduceAndKeep(eS, ReduceSum, -1))))
+	return Reshape(TransposeAllDims(Reshape(out, B, H, U, E), 0, 2, 1, 3), B, U, H*E) // [B, U, H*E]
 }

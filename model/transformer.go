@@ -309,22 +309,7 @@ func attention(q, k, v *Node, in attnInputs, keysT bool) *Node {
 // and values are written into it at cache.at and attention reads the whole
 // cache; the updated cache is returned.
 func block(c Config, l layerWeights, h *Node, in attnInputs, cache *kvCache) (*Node, *kvCache) {
-	dims := h.Shape().Dimensions
-	B, T := dims[0], dims[1]
-	E, H, K := c.headDim(), c.NumAttentionHeads, c.NumKeyValueHeads
-
-	x := rmsNorm(h, l.inNorm, c.RMSNormEps)                 // [B, T, D]
-	q := Reshape(linear(x, l.q, l.qb, l.inOut), B, T, H, E) // [B, T, H, E]
-	k := Reshape(linear(x, l.k, l.kb, l.inOut), B, T, K, E) // [B, T, K, E]
-	v := Reshape(linear(x, l.v, l.vb, l.inOut), B, T, K, E) // [B, T, K, E]
-	if l.qNorm != nil {                                     // Qwen3: per-head RMSNorm before RoPE
-		q, k = rmsNorm(q, l.qNorm, c.RMSNormEps), rmsNorm(k, l.kNorm, c.RMSNormEps)
-	}
-	if in.cosQ != nil {
-		q, k = applyRope(q, in.cosQ, in.sinQ), applyRope(k, in.cosK, in.sinK)
-	} else {
-		q, k = applyRope(q, in.cos, in.sin), applyRope(k, in.cos, in.sin)
-	}
+	q, k, v := projectQKV(c, l, h, in)  // [B, T, H, E], [B, T, K, E], [B, T, K, E]
 	v = TransposeAllDims(v, 0, 2, 1, 3) // [B, K, T, E]
 	if cache != nil {
 		zero := ScalarZero(h.Graph(), dtypes.Int32)
@@ -338,12 +323,38 @@ func block(c Config, l layerWeights, h *Node, in attnInputs, cache *kvCache) (*N
 	} else {
 		k = TransposeAllDims(k, 0, 2, 1, 3) // [B, K, T, E]
 	}
-	h = Add(h, linear(attention(q, k, v, in, cache != nil), l.o, l.ob, l.inOut)) // [B, T, D]
+	return finishBlock(c, l, h, attention(q, k, v, in, cache != nil)), cache
+}
 
-	x = rmsNorm(h, l.postNorm, c.RMSNormEps)
+// projectQKV is a layer's attention inputs from h [B, T, D]: queries
+// [B, T, H, E], keys and values [B, T, K, E], after Qwen3's per-head
+// RMSNorm and RoPE.
+func projectQKV(c Config, l layerWeights, h *Node, in attnInputs) (q, k, v *Node) {
+	dims := h.Shape().Dimensions
+	B, T := dims[0], dims[1]
+	E, H, K := c.headDim(), c.NumAttentionHeads, c.NumKeyValueHeads
+	x := rmsNorm(h, l.inNorm, c.RMSNormEps)                // [B, T, D]
+	q = Reshape(linear(x, l.q, l.qb, l.inOut), B, T, H, E) // [B, T, H, E]
+	k = Reshape(linear(x, l.k, l.kb, l.inOut), B, T, K, E) // [B, T, K, E]
+	v = Reshape(linear(x, l.v, l.vb, l.inOut), B, T, K, E) // [B, T, K, E]
+	if l.qNorm != nil {                                    // Qwen3: per-head RMSNorm before RoPE
+		q, k = rmsNorm(q, l.qNorm, c.RMSNormEps), rmsNorm(k, l.kNorm, c.RMSNormEps)
+	}
+	if in.cosQ != nil {
+		return applyRope(q, in.cosQ, in.sinQ), applyRope(k, in.cosK, in.sinK), v
+	}
+	return applyRope(q, in.cos, in.sin), applyRope(k, in.cos, in.sin), v
+}
+
+// finishBlock is the rest of a layer after attention: the output
+// projection of att [B, T, H*E] added to h, then the SwiGLU MLP, each
+// pre-normed and residual.
+func finishBlock(c Config, l layerWeights, h, att *Node) *Node {
+	h = Add(h, linear(att, l.o, l.ob, l.inOut)) // [B, T, D]
+	x := rmsNorm(h, l.postNorm, c.RMSNormEps)
 	gate := linear(x, l.gate, l.gb, l.inOut)                            // [B, T, F]
 	ff := Mul(Mul(gate, Sigmoid(gate)), linear(x, l.up, l.ub, l.inOut)) // SwiGLU: silu(gate) · up
-	return Add(h, linear(ff, l.down, l.db, l.inOut)), cache             // [B, T, D]
+	return Add(h, linear(ff, l.down, l.db, l.inOut))                    // [B, T, D]
 }
 
 // forward runs the layers over input embeddings x [B, T, D] and returns
