@@ -20,38 +20,49 @@ import (
 )
 
 // coinTask is a benchmark task: two rewards that are a coin flip per
-// response (a hash of its text), so nearly every group varies in both and
-// MRTPO replays every response, with toolcall's sizes (prompts of ~120
-// bytes, blocks of ~80).
-type coinTask struct{}
+// response (a hash of its text), with toolcall's sizes (prompts of ~120
+// bytes, blocks of ~80). With fair coins (odds 2) nearly every group
+// varies in both and MRTPO replays every response; with odds 40 (a reward
+// of 1 for one response in 40) about 18% of groups vary in a given reward,
+// the share of (response, reward) pairs the MRTPO paper replayed (12–21%).
+type coinTask struct{ odds uint64 }
 
-func (coinTask) Name() string { return "benchcoin" }
+func (t coinTask) Name() string { return fmt.Sprintf("benchcoin%d", t.odds) }
 func (coinTask) Prompt(s task.Split, i int) task.Prompt {
 	return task.Prompt{Text: fmt.Sprintf("%s question %d: %s", s, i, strings.Repeat("call the tool with these arguments ", 3))}
 }
-func (coinTask) Rewards() []reward.Verifier                     { return []reward.Verifier{coin(0), coin(1)} }
+func (t coinTask) Rewards() []reward.Verifier {
+	return []reward.Verifier{coin{0, t.odds}, coin{1, t.odds}}
+}
 func (coinTask) Demos(int, uint64, task.DemoConfig) []task.Demo { return nil }
 
-type coin int
+type coin struct{ i, odds uint64 }
 
-func (c coin) Name() string { return fmt.Sprintf("coin%d", int(c)) }
+func (c coin) Name() string { return fmt.Sprintf("coin%d", c.i) }
 func (c coin) Verify(_ context.Context, p task.Prompt, response string) (reward.Verdict, error) {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d%s", int(c), response)
-	return reward.Verdict{Score: float64(h.Sum64() & 1), Info: fmt.Sprintf("Coin %d for %.20s: %s", int(c), p.Text, strings.Repeat("heads or tails ", 4))}, nil
+	fmt.Fprintf(h, "%d%s", c.i, response)
+	score := 0.0
+	if h.Sum64()%c.odds == 0 {
+		score = 1
+	}
+	return reward.Verdict{Score: score, Info: fmt.Sprintf("Coin %d for %.20s: %s", c.i, p.Text, strings.Repeat("heads or tails ", 4))}, nil
 }
 
 func init() {
-	task.Register("benchcoin", func(task.Config) (task.Task, error) { return coinTask{}, nil })
+	task.Register("benchcoin", func(task.Config) (task.Task, error) { return coinTask{odds: 2}, nil })
+	task.Register("benchcoin40", func(task.Config) (task.Task, error) { return coinTask{odds: 40}, nil })
 }
 
 // BenchmarkStepPhases runs real training steps of the 1M preset (fresh
 // weights, 8 prompts × G = 8) on the coin task, with gdpo and mrtpo, at
 // 128 and 512 new tokens, and reports each phase's seconds per step
-// (steps 2–3: step 1 compiles the graphs) and replay's share of mrtpo's
-// step. A fresh policy ends a response when it samples EOS (1 in 268
-// tokens), so responses average about 100 tokens at 128 and 230 at 512
-// (the "tokens" metric).
+// (steps 2–3: step 1 compiles the graphs), replay's share of mrtpo's step
+// and the share of (response, reward) pairs it replayed ("replayed-%").
+// The mrtpo-rare runs use coins with odds 40 (see coinTask): the paper's
+// share of replayed pairs. A fresh policy ends a response when it samples
+// EOS (1 in 268 tokens), so responses average about 100 tokens at 128 and
+// 230 at 512 (the "tokens" metric).
 //
 //	go test ./rl -run XXX -bench StepPhases -benchtime 1x
 func BenchmarkStepPhases(b *testing.B) {
@@ -71,11 +82,14 @@ func BenchmarkStepPhases(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, n := range []int{128, 512} {
-		for _, method := range []string{"gdpo", "mrtpo"} {
-			b.Run(fmt.Sprintf("tokens=%d/%s", n, method), func(b *testing.B) {
+		for _, c := range []struct{ name, method, task string }{
+			{"gdpo", "gdpo", "benchcoin"}, {"mrtpo", "mrtpo", "benchcoin"}, {"mrtpo-rare", "mrtpo", "benchcoin40"},
+		} {
+			method := c.method
+			b.Run(fmt.Sprintf("tokens=%d/%s", n, c.name), func(b *testing.B) {
 				for i := range b.N {
 					cfg := DefaultConfig()
-					cfg.Task, cfg.Method, cfg.Init = "benchcoin", method, init
+					cfg.Task, cfg.Method, cfg.Init = c.task, method, init
 					cfg.Out = filepath.Join(dir, fmt.Sprintf("%d-%s-%d-%d", n, method, i, rand.Int()))
 					cfg.Steps, cfg.PromptsPerStep, cfg.Group, cfg.MaxTokens = 3, 8, 8, n
 					cfg.EvalEvery, cfg.EvalPrompts, cfg.CheckpointEvery = 0, 0, 0
@@ -97,7 +111,7 @@ func BenchmarkStepPhases(b *testing.B) {
 						if j == 0 {
 							continue
 						}
-						for _, k := range []string{"time/step", "time/sample", "time/credit", "time/update", "response/length"} {
+						for _, k := range []string{"time/step", "time/sample", "time/credit", "time/update", "response/length", "credit/replay/pairs"} {
 							x, _ := mt[k].(float64)
 							sum[k] += x / 2
 						}
@@ -108,6 +122,7 @@ func BenchmarkStepPhases(b *testing.B) {
 					b.ReportMetric(sum["time/update"], "update-s")
 					b.ReportMetric(100*sum["time/credit"]/sum["time/step"], "credit-%")
 					b.ReportMetric(sum["response/length"], "tokens")
+					b.ReportMetric(100*sum["credit/replay/pairs"], "replayed-%")
 				}
 			})
 		}
