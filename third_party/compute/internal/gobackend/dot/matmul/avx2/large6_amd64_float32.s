@@ -70,6 +70,33 @@ loop_rhs:
 	SHLQ $2, DI
 	ADDQ R9, DI
 
+	// Prefetch the output tile's 6 rows (64 bytes each, maybe over two
+	// lines): with a direct output they are a matrix row apart, and the
+	// loads are hidden behind the k loop.
+	MOVQ AX, DX
+	IMULQ R11, DX
+	MOVQ BX, CX
+	SHLQ $2, CX
+	ADDQ CX, DX
+	ADDQ R10, DX
+	PREFETCHT0 (DX)
+	PREFETCHT0 63(DX)
+	ADDQ R11, DX
+	PREFETCHT0 (DX)
+	PREFETCHT0 63(DX)
+	ADDQ R11, DX
+	PREFETCHT0 (DX)
+	PREFETCHT0 63(DX)
+	ADDQ R11, DX
+	PREFETCHT0 (DX)
+	PREFETCHT0 63(DX)
+	ADDQ R11, DX
+	PREFETCHT0 (DX)
+	PREFETCHT0 63(DX)
+	ADDQ R11, DX
+	PREFETCHT0 (DX)
+	PREFETCHT0 63(DX)
+
 	MOVQ R12, CX
 	SHRQ $1, CX                          // CX = contractingLen / 2 (two k steps per iteration)
 	JZ k_tail
