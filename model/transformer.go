@@ -347,8 +347,8 @@ func projectQKV(c Config, l layerWeights, h *Node, in attnInputs) (q, k, v *Node
 }
 
 // finishBlock is the rest of a layer after attention: the output
-// projection of att [B, T, H*E] added to h, then the SwiGLU MLP, each
-// pre-normed and residual.
+// projection of att [B, T, H*E] added to h, then the pre-normed SwiGLU MLP
+// added in turn.
 func finishBlock(c Config, l layerWeights, h, att *Node) *Node {
 	h = Add(h, linear(att, l.o, l.ob, l.inOut)) // [B, T, D]
 	x := rmsNorm(h, l.postNorm, c.RMSNormEps)
