@@ -372,7 +372,7 @@ func avx2LargeMatrixSliceFloat32( //alt:f32
 					stripSize := contractingPanelWidth * params.LHSL1KernelRows
 					packedLHS = panel[stripOffset*stripSize:]
 				} else if layout == dot.LayoutLHSTransposed {
-					packTransposedLHS(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, lhsCrossSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows)
+					matmul.PackTransposedLHS(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, lhsCrossSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows)
 				} else {
 					avx2PackLHSKernelRows4(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, contractingSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows) //alt:f32|bf16|f16|f64
 				}

@@ -6,19 +6,13 @@ package avx512
 
 import (
 	"simd/archsimd"
-	"unsafe"
 
 	"github.com/gomlx/compute/dtypes/gotype"
+	"github.com/gomlx/compute/internal/gobackend/dot/matmul"
 )
 
-// packTransposedLHS packs the lhs block of rows [rowStart, rowStart+copyRows)
-// and contracting columns [colStart, colStart+contractingCols) into panel,
-// laid out as avx512PackLHSKernelRows4 lays it out
-// ([ceil(copyRows/kernelRows), contractingCols, kernelRows], the last strip
-// padded with 0), from an lhs stored transposed: lhsT [K, lhsRows], so
-// element (row r, column k) is lhsT[k*lhsRows + r]. The kernelRows values a
-// strip needs at each k are contiguous there, so this is a strided copy with
-// no transposition (cheaper than packing a row-major lhs).
+// packTransposedLHS is matmul.PackTransposedLHS, with float32 strips of 8
+// rows moved as one vector each.
 func packTransposedLHS[T gotype.ScalarNotComplex](
 	lhsT, panel []T,
 	rowStart, colStart, lhsRows,
@@ -27,29 +21,7 @@ func packTransposedLHS[T gotype.ScalarNotComplex](
 		packTransposedLHSFloat32x8(f32, any(panel).([]float32), rowStart, colStart, lhsRows, copyRows, contractingCols)
 		return
 	}
-	var zero T
-	p := 0
-	for strip := 0; strip < copyRows; strip += kernelRows {
-		rows := min(kernelRows, copyRows-strip)
-		src := colStart*lhsRows + rowStart + strip
-		if rows == 8 && kernelRows == 8 {
-			for range contractingCols {
-				*(*[8]T)(unsafe.Pointer(&panel[p])) = *(*[8]T)(unsafe.Pointer(&lhsT[src]))
-				p += 8
-				src += lhsRows
-			}
-			continue
-		}
-		for range contractingCols {
-			dst := panel[p : p+kernelRows]
-			copy(dst, lhsT[src:src+rows])
-			for i := rows; i < kernelRows; i++ {
-				dst[i] = zero
-			}
-			p += kernelRows
-			src += lhsRows
-		}
-	}
+	matmul.PackTransposedLHS(lhsT, panel, rowStart, colStart, lhsRows, copyRows, contractingCols, kernelRows)
 }
 
 // packTransposedLHSFloat32x8 is packTransposedLHS for float32 and 8 kernel
