@@ -3,7 +3,6 @@ package model
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -203,14 +202,13 @@ func (m *Model) buildShared(inputs []*Node) *Node {
 // keys without building them.
 func attendShared(q, k, v, kP, vP, prefixBias, causalBias *Node) *Node {
 	dims := q.Shape().Dimensions
-	B, U, H, E := dims[0], dims[1], dims[2], dims[3]
+	B, U, H := dims[0], dims[1], dims[2]
 	K, L := kP.Shape().Dimensions[1], kP.Shape().Dimensions[3]
 	G := H / K
 	batch := []int{0, 1}
-	q = MulScalar(q, 1/math.Sqrt(float64(E)))
-	qh := Reshape(TransposeAllDims(q, 0, 2, 1, 3), B, K, G*U, E) // [B, K, G·U, E]: heads k·G…k·G+G−1 share key head k
-	kS := TransposeAllDims(k, 0, 2, 3, 1)                        // [B, K, E, U]
-	vS := TransposeAllDims(v, 0, 2, 1, 3)                        // [B, K, U, E]
+	qh := groupQueries(q, K)              // [B, K, G·U, E]
+	kS := TransposeAllDims(k, 0, 2, 3, 1) // [B, K, E, U]
+	vS := TransposeAllDims(v, 0, 2, 1, 3) // [B, K, U, E]
 
 	sP := DotGeneral(qh, []int{3}, batch, kP, []int{2}, batch)                                  // [B, K, G·U, L]
 	sP = Reshape(Add(Reshape(sP, B, K*G*U, L), prefixBias), B, K, G*U, L)                       // every query of row b: its prefix's bias
@@ -220,5 +218,5 @@ func attendShared(q, k, v, kP, vP, prefixBias, causalBias *Node) *Node {
 	eP, eS := Exp(Sub(sP, mx)), Exp(Sub(sS, mx))
 	out := Add(DotGeneral(eP, []int{3}, batch, vP, []int{2}, batch), DotGeneral(eS, []int{3}, batch, vS, []int{2}, batch)) // [B, K, G·U, E]
 	out = Mul(out, Reciprocal(Add(ReduceAndKeep(eP, ReduceSum, -1), ReduceAndKeep(eS, ReduceSum, -1))))
-	return Reshape(TransposeAllDims(Reshape(out, B, H, U, E), 0, 2, 1, 3), B, U, H*E) // [B, U, H*E]
+	return ungroupHeads(out, H) // [B, U, H*E]
 }

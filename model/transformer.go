@@ -275,7 +275,7 @@ const maskedScore = -1e30
 // reshape would copy the whole cache every layer and every token.
 func attention(q, k, v *Node, in attnInputs, keysT bool) *Node {
 	dims := q.Shape().Dimensions
-	B, T, H, E := dims[0], dims[1], dims[2], dims[3]
+	B, T, H := dims[0], dims[1], dims[2]
 	K, S := v.Shape().Dimensions[1], v.Shape().Dimensions[2]
 	kc := []int{3} // the keys' head-dim axis, contracted
 	if keysT {
@@ -291,18 +291,35 @@ func attention(q, k, v *Node, in attnInputs, keysT bool) *Node {
 	// the output (E values a row) rather than on the scores and
 	// probabilities (S values a row): two fewer passes over the [B, H, T, S]
 	// tables, the largest tensors of a replay or a long sequence.
-	q = MulScalar(q, 1/math.Sqrt(float64(E)))
-	qh := Reshape(TransposeAllDims(q, 0, 2, 1, 3), B, K, G*T, E) // [B, K, G·T, E]: heads k·G…k·G+G−1 share key head k
+	qh := groupQueries(q, K) // [B, K, G·T, E]
 	batch := []int{0, 1}
 	scores := DotGeneral(qh, []int{3}, batch, k, kc, batch)  // [B, K, G·T, S]
 	scores = Add(Reshape(scores, B, K*G, T, S), bias)        // [B, H, T, S]
 	mx := StopGradient(ReduceAndKeep(scores, ReduceMax, -1)) // [B, H, T, 1]
 	// e is reshaped before its two uses: the backend reshapes a buffer in
 	// place only when the reshape is its last use, and copies it otherwise.
-	e := Reshape(Exp(Sub(scores, mx)), B, K, G*T, S)                                  // [B, K, G·T, S]
-	out := DotGeneral(e, []int{3}, batch, v, []int{2}, batch)                         // [B, K, G·T, E]: Σ_s e·v
-	out = Mul(out, Reciprocal(ReduceAndKeep(e, ReduceSum, -1)))                       // [B, K, G·T, E]: ÷ Σ_s e
-	return Reshape(TransposeAllDims(Reshape(out, B, H, T, E), 0, 2, 1, 3), B, T, H*E) // [B, T, H*E]
+	e := Reshape(Exp(Sub(scores, mx)), B, K, G*T, S)            // [B, K, G·T, S]
+	out := DotGeneral(e, []int{3}, batch, v, []int{2}, batch)   // [B, K, G·T, E]: Σ_s e·v
+	out = Mul(out, Reciprocal(ReduceAndKeep(e, ReduceSum, -1))) // [B, K, G·T, E]: ÷ Σ_s e
+	return ungroupHeads(out, H)                                 // [B, T, H*E]
+}
+
+// groupQueries scales queries q [B, T, H, E] by 1/√E and groups them by
+// key head: [B, K, G·T, E], heads k·G…k·G+G−1 (G = H/K) sharing key head k.
+func groupQueries(q *Node, K int) *Node {
+	d := q.Shape().Dimensions
+	B, T, H, E := d[0], d[1], d[2], d[3]
+	q = MulScalar(q, 1/math.Sqrt(float64(E)))
+	return Reshape(TransposeAllDims(q, 0, 2, 1, 3), B, K, H/K*T, E)
+}
+
+// ungroupHeads is the inverse layout for attention outputs: [B, K, G·T, E]
+// with H heads in all → [B, T, H*E].
+func ungroupHeads(out *Node, H int) *Node {
+	d := out.Shape().Dimensions
+	B, K, E := d[0], d[1], d[3]
+	T := d[2] * K / H
+	return Reshape(TransposeAllDims(Reshape(out, B, H, T, E), 0, 2, 1, 3), B, T, H*E)
 }
 
 // block is one pre-norm transformer layer. With a cache, this call's keys

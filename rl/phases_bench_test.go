@@ -85,12 +85,11 @@ func BenchmarkStepPhases(b *testing.B) {
 		for _, c := range []struct{ name, method, task string }{
 			{"gdpo", "gdpo", "benchcoin"}, {"mrtpo", "mrtpo", "benchcoin"}, {"mrtpo-rare", "mrtpo", "benchcoin40"},
 		} {
-			method := c.method
 			b.Run(fmt.Sprintf("tokens=%d/%s", n, c.name), func(b *testing.B) {
 				for i := range b.N {
 					cfg := DefaultConfig()
-					cfg.Task, cfg.Method, cfg.Init = c.task, method, init
-					cfg.Out = filepath.Join(dir, fmt.Sprintf("%d-%s-%d-%d", n, method, i, rand.Int()))
+					cfg.Task, cfg.Method, cfg.Init = c.task, c.method, init
+					cfg.Out = filepath.Join(dir, fmt.Sprintf("%d-%s-%d-%d", n, c.name, i, rand.Int()))
 					cfg.Steps, cfg.PromptsPerStep, cfg.Group, cfg.MaxTokens = 3, 8, 8, n
 					cfg.EvalEvery, cfg.EvalPrompts, cfg.CheckpointEvery = 0, 0, 0
 					tr := newTrainer(b, cfg, false)
