@@ -3,6 +3,8 @@
 # backend's matmuls use AVX2/AVX-512 (about 15x faster).
 export GOTOOLCHAIN := go1.27.3
 export GOEXPERIMENT := simd
+# test's recipe reads PIPESTATUS.
+SHELL := bash
 
 .PHONY: demo test bench scaling build
 
@@ -11,17 +13,23 @@ demo:
 	go run ./cmd/credo demo
 
 # gofmt, go mod tidy (must change nothing), vet and the whole test suite
-# (what .ci/run runs), then the tests of the packages credo patches in
-# third_party/compute (third_party/README.md), and its matmul tests again
-# with the AVX-512 kernels off, so an AVX-512 machine also tests the AVX2
-# ones (the go test cache keys on that variable).
+# (what .ci/run runs; a crash's first lines are repeated at the end, since
+# its goroutine dump pushes them out of a log's tail), then the tests of
+# the packages credo patches in third_party/compute (third_party/README.md),
+# and its matmul tests again with the AVX-512 kernels off, so an AVX-512
+# machine also tests the AVX2 ones (the go test cache keys on that variable).
 test:
 	@unformatted=$$("$$(go env GOROOT)/bin/gofmt" -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	go mod tidy -diff
 	go vet ./...
-	go test -timeout 30m ./...
-	cd third_party/compute && go test ./internal/gobackend/ ./internal/gobackend/workerspool/ ./internal/gobackend/ops/ ./internal/gobackend/dot/... ./internal/gobackend/passes/
+	@echo "go test -timeout 30m ./..."; log=$$(mktemp); go test -timeout 30m ./... 2>&1 | tee "$$log"; rc=$${PIPESTATUS[0]}; \
+	  if [ "$$rc" -ne 0 ] && grep -qE '^(panic: |fatal error: )' "$$log"; then \
+	    echo "--- the start of each crash above (a log cut to its tail still shows it):"; \
+	    grep -E -A12 '^(panic: |fatal error: |unexpected fault address)' "$$log" | head -40; \
+	  fi; rm -f "$$log"; exit $$rc
+	cd third_party/compute && go test ./internal/gobackend/ ./internal/gobackend/workerspool/ ./internal/gobackend/ops/ ./internal/gobackend/dot/... ./internal/gobackend/passes/ \
+	  ./internal/gobackend/activations/... ./internal/gobackend/fusedops/... ./internal/simdpart/...
 	cd third_party/compute && GOMLX_GO_SIMD_AVX512=false go test ./internal/gobackend/dot/...
 
 # Speed: credo's training step beside PyTorch's, and sampling.

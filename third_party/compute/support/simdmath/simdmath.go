@@ -7,6 +7,8 @@ package simdmath
 import (
 	"simd"
 
+	"github.com/gomlx/compute/internal/simdpart"
+
 	"github.com/gomlx/compute/dtypes/bfloat16"
 	"github.com/gomlx/compute/dtypes/float16"
 )
@@ -335,7 +337,7 @@ func LoadBFloat16sPart(s []bfloat16.BFloat16) (simd.Float32s, int) {
 	for i := 0; i < n; i++ {
 		buf[i] = s[i].Float32()
 	}
-	v, loaded := simd.LoadFloat32sPart(buf[:n])
+	v, loaded := simdpart.LoadFloat32sPart(buf[:n])
 	return v, loaded
 }
 
@@ -379,7 +381,7 @@ func LoadFloat16sPart(s []float16.Float16) (simd.Float32s, int) {
 	for i := 0; i < n; i++ {
 		buf[i] = s[i].Float32()
 	}
-	v, loaded := simd.LoadFloat32sPart(buf[:n])
+	v, loaded := simdpart.LoadFloat32sPart(buf[:n])
 	return v, loaded
 }
 

@@ -7,6 +7,8 @@ package fusedops
 import (
 	"math"
 	"simd"
+
+	"github.com/gomlx/compute/internal/simdpart"
 	"sync"
 	"unsafe"
 
@@ -399,17 +401,17 @@ func simdLayerNormTrailingAxesFloat32(
 			vNorm.Store(outRow[i:])
 		}
 		if i < normSize {
-			vIn, _ := simd.LoadFloat32sPart(row[i:])
+			vIn, _ := simdpart.LoadFloat32sPart(row[i:])
 			vNorm := vIn.Sub(vMean).Mul(vInvStd)
 			if gammaData != nil && betaData != nil {
-				vG, _ := simd.LoadFloat32sPart(gammaData[i:])
-				vB, _ := simd.LoadFloat32sPart(betaData[i:])
+				vG, _ := simdpart.LoadFloat32sPart(gammaData[i:])
+				vB, _ := simdpart.LoadFloat32sPart(betaData[i:])
 				vNorm = vNorm.MulAdd(vG, vB)
 			} else if gammaData != nil {
-				vG, _ := simd.LoadFloat32sPart(gammaData[i:])
+				vG, _ := simdpart.LoadFloat32sPart(gammaData[i:])
 				vNorm = vNorm.Mul(vG)
 			} else if betaData != nil {
-				vB, _ := simd.LoadFloat32sPart(betaData[i:])
+				vB, _ := simdpart.LoadFloat32sPart(betaData[i:])
 				vNorm = vNorm.Add(vB)
 			}
 			vNorm.StorePart(outRow[i:])
@@ -586,17 +588,17 @@ func simdLayerNormTrailingAxesFloat64(
 			vNorm.Store(outRow[i:])
 		}
 		if i < normSize {
-			vIn, _ := simd.LoadFloat64sPart(row[i:])
+			vIn, _ := simdpart.LoadFloat64sPart(row[i:])
 			vNorm := vIn.Sub(vMean).Mul(vInvStd)
 			if gammaData != nil && betaData != nil {
-				vG, _ := simd.LoadFloat64sPart(gammaData[i:])
-				vB, _ := simd.LoadFloat64sPart(betaData[i:])
+				vG, _ := simdpart.LoadFloat64sPart(gammaData[i:])
+				vB, _ := simdpart.LoadFloat64sPart(betaData[i:])
 				vNorm = vNorm.MulAdd(vG, vB)
 			} else if gammaData != nil {
-				vG, _ := simd.LoadFloat64sPart(gammaData[i:])
+				vG, _ := simdpart.LoadFloat64sPart(gammaData[i:])
 				vNorm = vNorm.Mul(vG)
 			} else if betaData != nil {
-				vB, _ := simd.LoadFloat64sPart(betaData[i:])
+				vB, _ := simdpart.LoadFloat64sPart(betaData[i:])
 				vNorm = vNorm.Add(vB)
 			}
 			vNorm.StorePart(outRow[i:])

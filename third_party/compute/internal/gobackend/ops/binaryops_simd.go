@@ -6,6 +6,8 @@ package ops
 
 import (
 	"simd"
+
+	"github.com/gomlx/compute/internal/simdpart"
 	"slices"
 
 	"github.com/gomlx/compute"
@@ -38,8 +40,8 @@ func simdAddVVFloat32(lhs, rhs, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Add(simd.LoadFloat32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
-		vR, _ := simd.LoadFloat32sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 		vL.Add(vR).StorePart(out[i:])
 	}
 }
@@ -52,7 +54,7 @@ func simdAddVSFloat32(lhs []float32, c float32, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Add(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
 		vL.Add(vC).StorePart(out[i:])
 	}
 }
@@ -64,8 +66,8 @@ func simdSubVVFloat32(lhs, rhs, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Sub(simd.LoadFloat32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
-		vR, _ := simd.LoadFloat32sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 		vL.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -78,7 +80,7 @@ func simdSubVSFloat32(lhs []float32, c float32, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Sub(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
 		vL.Sub(vC).StorePart(out[i:])
 	}
 }
@@ -91,7 +93,7 @@ func simdSubSVFloat32(c float32, rhs []float32, out []float32) {
 		vC.Sub(simd.LoadFloat32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vR, _ := simd.LoadFloat32sPart(rhs[i:])
+		vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 		vC.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -103,8 +105,8 @@ func simdMulVVFloat32(lhs, rhs, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Mul(simd.LoadFloat32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
-		vR, _ := simd.LoadFloat32sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 		vL.Mul(vR).StorePart(out[i:])
 	}
 }
@@ -117,7 +119,7 @@ func simdMulVSFloat32(lhs []float32, c float32, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Mul(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
 		vL.Mul(vC).StorePart(out[i:])
 	}
 }
@@ -129,8 +131,8 @@ func simdDivVVFloat32(lhs, rhs, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Div(simd.LoadFloat32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
-		vR, _ := simd.LoadFloat32sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 		vL.Div(vR).StorePart(out[i:])
 	}
 }
@@ -143,7 +145,7 @@ func simdDivVSFloat32(lhs []float32, c float32, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Div(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
 		vL.Div(vC).StorePart(out[i:])
 	}
 }
@@ -156,7 +158,7 @@ func simdDivSVFloat32(c float32, rhs []float32, out []float32) {
 		vC.Div(simd.LoadFloat32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vR, _ := simd.LoadFloat32sPart(rhs[i:])
+		vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 		vC.Div(vR).StorePart(out[i:])
 	}
 }
@@ -169,8 +171,8 @@ func simdAddVVFloat64(lhs, rhs, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Add(simd.LoadFloat64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
-		vR, _ := simd.LoadFloat64sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat64sPart(rhs[i:])
 		vL.Add(vR).StorePart(out[i:])
 	}
 }
@@ -183,7 +185,7 @@ func simdAddVSFloat64(lhs []float64, c float64, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Add(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
 		vL.Add(vC).StorePart(out[i:])
 	}
 }
@@ -195,8 +197,8 @@ func simdSubVVFloat64(lhs, rhs, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Sub(simd.LoadFloat64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
-		vR, _ := simd.LoadFloat64sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat64sPart(rhs[i:])
 		vL.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -209,7 +211,7 @@ func simdSubVSFloat64(lhs []float64, c float64, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Sub(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
 		vL.Sub(vC).StorePart(out[i:])
 	}
 }
@@ -222,7 +224,7 @@ func simdSubSVFloat64(c float64, rhs []float64, out []float64) {
 		vC.Sub(simd.LoadFloat64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vR, _ := simd.LoadFloat64sPart(rhs[i:])
+		vR, _ := simdpart.LoadFloat64sPart(rhs[i:])
 		vC.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -234,8 +236,8 @@ func simdMulVVFloat64(lhs, rhs, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Mul(simd.LoadFloat64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
-		vR, _ := simd.LoadFloat64sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat64sPart(rhs[i:])
 		vL.Mul(vR).StorePart(out[i:])
 	}
 }
@@ -248,7 +250,7 @@ func simdMulVSFloat64(lhs []float64, c float64, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Mul(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
 		vL.Mul(vC).StorePart(out[i:])
 	}
 }
@@ -260,8 +262,8 @@ func simdDivVVFloat64(lhs, rhs, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Div(simd.LoadFloat64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
-		vR, _ := simd.LoadFloat64sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat64sPart(rhs[i:])
 		vL.Div(vR).StorePart(out[i:])
 	}
 }
@@ -274,7 +276,7 @@ func simdDivVSFloat64(lhs []float64, c float64, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Div(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
 		vL.Div(vC).StorePart(out[i:])
 	}
 }
@@ -287,7 +289,7 @@ func simdDivSVFloat64(c float64, rhs []float64, out []float64) {
 		vC.Div(simd.LoadFloat64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vR, _ := simd.LoadFloat64sPart(rhs[i:])
+		vR, _ := simdpart.LoadFloat64sPart(rhs[i:])
 		vC.Div(vR).StorePart(out[i:])
 	}
 }
@@ -300,8 +302,8 @@ func simdAddVVInt32(lhs, rhs, out []int32) {
 		simd.LoadInt32s(lhs[i:]).Add(simd.LoadInt32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt32sPart(lhs[i:])
-		vR, _ := simd.LoadInt32sPart(rhs[i:])
+		vL, _ := simdpart.LoadInt32sPart(lhs[i:])
+		vR, _ := simdpart.LoadInt32sPart(rhs[i:])
 		vL.Add(vR).StorePart(out[i:])
 	}
 }
@@ -314,7 +316,7 @@ func simdAddVSInt32(lhs []int32, c int32, out []int32) {
 		simd.LoadInt32s(lhs[i:]).Add(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt32sPart(lhs[i:])
+		vL, _ := simdpart.LoadInt32sPart(lhs[i:])
 		vL.Add(vC).StorePart(out[i:])
 	}
 }
@@ -326,8 +328,8 @@ func simdSubVVInt32(lhs, rhs, out []int32) {
 		simd.LoadInt32s(lhs[i:]).Sub(simd.LoadInt32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt32sPart(lhs[i:])
-		vR, _ := simd.LoadInt32sPart(rhs[i:])
+		vL, _ := simdpart.LoadInt32sPart(lhs[i:])
+		vR, _ := simdpart.LoadInt32sPart(rhs[i:])
 		vL.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -340,7 +342,7 @@ func simdSubVSInt32(lhs []int32, c int32, out []int32) {
 		simd.LoadInt32s(lhs[i:]).Sub(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt32sPart(lhs[i:])
+		vL, _ := simdpart.LoadInt32sPart(lhs[i:])
 		vL.Sub(vC).StorePart(out[i:])
 	}
 }
@@ -353,7 +355,7 @@ func simdSubSVInt32(c int32, rhs []int32, out []int32) {
 		vC.Sub(simd.LoadInt32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vR, _ := simd.LoadInt32sPart(rhs[i:])
+		vR, _ := simdpart.LoadInt32sPart(rhs[i:])
 		vC.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -365,8 +367,8 @@ func simdMulVVInt32(lhs, rhs, out []int32) {
 		simd.LoadInt32s(lhs[i:]).Mul(simd.LoadInt32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt32sPart(lhs[i:])
-		vR, _ := simd.LoadInt32sPart(rhs[i:])
+		vL, _ := simdpart.LoadInt32sPart(lhs[i:])
+		vR, _ := simdpart.LoadInt32sPart(rhs[i:])
 		vL.Mul(vR).StorePart(out[i:])
 	}
 }
@@ -379,7 +381,7 @@ func simdMulVSInt32(lhs []int32, c int32, out []int32) {
 		simd.LoadInt32s(lhs[i:]).Mul(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt32sPart(lhs[i:])
+		vL, _ := simdpart.LoadInt32sPart(lhs[i:])
 		vL.Mul(vC).StorePart(out[i:])
 	}
 }
@@ -392,8 +394,8 @@ func simdAddVVUint32(lhs, rhs, out []uint32) {
 		simd.LoadUint32s(lhs[i:]).Add(simd.LoadUint32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint32sPart(lhs[i:])
-		vR, _ := simd.LoadUint32sPart(rhs[i:])
+		vL, _ := simdpart.LoadUint32sPart(lhs[i:])
+		vR, _ := simdpart.LoadUint32sPart(rhs[i:])
 		vL.Add(vR).StorePart(out[i:])
 	}
 }
@@ -406,7 +408,7 @@ func simdAddVSUint32(lhs []uint32, c uint32, out []uint32) {
 		simd.LoadUint32s(lhs[i:]).Add(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint32sPart(lhs[i:])
+		vL, _ := simdpart.LoadUint32sPart(lhs[i:])
 		vL.Add(vC).StorePart(out[i:])
 	}
 }
@@ -418,8 +420,8 @@ func simdSubVVUint32(lhs, rhs, out []uint32) {
 		simd.LoadUint32s(lhs[i:]).Sub(simd.LoadUint32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint32sPart(lhs[i:])
-		vR, _ := simd.LoadUint32sPart(rhs[i:])
+		vL, _ := simdpart.LoadUint32sPart(lhs[i:])
+		vR, _ := simdpart.LoadUint32sPart(rhs[i:])
 		vL.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -432,7 +434,7 @@ func simdSubVSUint32(lhs []uint32, c uint32, out []uint32) {
 		simd.LoadUint32s(lhs[i:]).Sub(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint32sPart(lhs[i:])
+		vL, _ := simdpart.LoadUint32sPart(lhs[i:])
 		vL.Sub(vC).StorePart(out[i:])
 	}
 }
@@ -445,7 +447,7 @@ func simdSubSVUint32(c uint32, rhs []uint32, out []uint32) {
 		vC.Sub(simd.LoadUint32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vR, _ := simd.LoadUint32sPart(rhs[i:])
+		vR, _ := simdpart.LoadUint32sPart(rhs[i:])
 		vC.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -457,8 +459,8 @@ func simdMulVVUint32(lhs, rhs, out []uint32) {
 		simd.LoadUint32s(lhs[i:]).Mul(simd.LoadUint32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint32sPart(lhs[i:])
-		vR, _ := simd.LoadUint32sPart(rhs[i:])
+		vL, _ := simdpart.LoadUint32sPart(lhs[i:])
+		vR, _ := simdpart.LoadUint32sPart(rhs[i:])
 		vL.Mul(vR).StorePart(out[i:])
 	}
 }
@@ -471,7 +473,7 @@ func simdMulVSUint32(lhs []uint32, c uint32, out []uint32) {
 		simd.LoadUint32s(lhs[i:]).Mul(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint32sPart(lhs[i:])
+		vL, _ := simdpart.LoadUint32sPart(lhs[i:])
 		vL.Mul(vC).StorePart(out[i:])
 	}
 }
@@ -484,8 +486,8 @@ func simdAddVVInt64(lhs, rhs, out []int64) {
 		simd.LoadInt64s(lhs[i:]).Add(simd.LoadInt64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt64sPart(lhs[i:])
-		vR, _ := simd.LoadInt64sPart(rhs[i:])
+		vL, _ := simdpart.LoadInt64sPart(lhs[i:])
+		vR, _ := simdpart.LoadInt64sPart(rhs[i:])
 		vL.Add(vR).StorePart(out[i:])
 	}
 }
@@ -498,7 +500,7 @@ func simdAddVSInt64(lhs []int64, c int64, out []int64) {
 		simd.LoadInt64s(lhs[i:]).Add(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt64sPart(lhs[i:])
+		vL, _ := simdpart.LoadInt64sPart(lhs[i:])
 		vL.Add(vC).StorePart(out[i:])
 	}
 }
@@ -510,8 +512,8 @@ func simdSubVVInt64(lhs, rhs, out []int64) {
 		simd.LoadInt64s(lhs[i:]).Sub(simd.LoadInt64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt64sPart(lhs[i:])
-		vR, _ := simd.LoadInt64sPart(rhs[i:])
+		vL, _ := simdpart.LoadInt64sPart(lhs[i:])
+		vR, _ := simdpart.LoadInt64sPart(rhs[i:])
 		vL.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -524,7 +526,7 @@ func simdSubVSInt64(lhs []int64, c int64, out []int64) {
 		simd.LoadInt64s(lhs[i:]).Sub(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt64sPart(lhs[i:])
+		vL, _ := simdpart.LoadInt64sPart(lhs[i:])
 		vL.Sub(vC).StorePart(out[i:])
 	}
 }
@@ -537,7 +539,7 @@ func simdSubSVInt64(c int64, rhs []int64, out []int64) {
 		vC.Sub(simd.LoadInt64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vR, _ := simd.LoadInt64sPart(rhs[i:])
+		vR, _ := simdpart.LoadInt64sPart(rhs[i:])
 		vC.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -550,8 +552,8 @@ func simdAddVVUint64(lhs, rhs, out []uint64) {
 		simd.LoadUint64s(lhs[i:]).Add(simd.LoadUint64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint64sPart(lhs[i:])
-		vR, _ := simd.LoadUint64sPart(rhs[i:])
+		vL, _ := simdpart.LoadUint64sPart(lhs[i:])
+		vR, _ := simdpart.LoadUint64sPart(rhs[i:])
 		vL.Add(vR).StorePart(out[i:])
 	}
 }
@@ -564,7 +566,7 @@ func simdAddVSUint64(lhs []uint64, c uint64, out []uint64) {
 		simd.LoadUint64s(lhs[i:]).Add(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint64sPart(lhs[i:])
+		vL, _ := simdpart.LoadUint64sPart(lhs[i:])
 		vL.Add(vC).StorePart(out[i:])
 	}
 }
@@ -576,8 +578,8 @@ func simdSubVVUint64(lhs, rhs, out []uint64) {
 		simd.LoadUint64s(lhs[i:]).Sub(simd.LoadUint64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint64sPart(lhs[i:])
-		vR, _ := simd.LoadUint64sPart(rhs[i:])
+		vL, _ := simdpart.LoadUint64sPart(lhs[i:])
+		vR, _ := simdpart.LoadUint64sPart(rhs[i:])
 		vL.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -590,7 +592,7 @@ func simdSubVSUint64(lhs []uint64, c uint64, out []uint64) {
 		simd.LoadUint64s(lhs[i:]).Sub(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint64sPart(lhs[i:])
+		vL, _ := simdpart.LoadUint64sPart(lhs[i:])
 		vL.Sub(vC).StorePart(out[i:])
 	}
 }
@@ -603,7 +605,7 @@ func simdSubSVUint64(c uint64, rhs []uint64, out []uint64) {
 		vC.Sub(simd.LoadUint64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vR, _ := simd.LoadUint64sPart(rhs[i:])
+		vR, _ := simdpart.LoadUint64sPart(rhs[i:])
 		vC.Sub(vR).StorePart(out[i:])
 	}
 }
@@ -971,8 +973,8 @@ func simdV2V1AddFloat32(lhs, rhs, out []float32, A, B int) {
 			simd.LoadFloat32s(lRow[i:]).Add(simd.LoadFloat32s(rhs[i:])).Store(oRow[i:])
 		}
 		if i < B {
-			vL, _ := simd.LoadFloat32sPart(lRow[i:])
-			vR, _ := simd.LoadFloat32sPart(rhs[i:])
+			vL, _ := simdpart.LoadFloat32sPart(lRow[i:])
+			vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 			vL.Add(vR).StorePart(oRow[i:])
 		}
 	}
@@ -1011,8 +1013,8 @@ func simdV2V1MulFloat32(lhs, rhs, out []float32, A, B int) {
 			simd.LoadFloat32s(lRow[i:]).Mul(simd.LoadFloat32s(rhs[i:])).Store(oRow[i:])
 		}
 		if i < B {
-			vL, _ := simd.LoadFloat32sPart(lRow[i:])
-			vR, _ := simd.LoadFloat32sPart(rhs[i:])
+			vL, _ := simdpart.LoadFloat32sPart(lRow[i:])
+			vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 			vL.Mul(vR).StorePart(oRow[i:])
 		}
 	}
@@ -1051,8 +1053,8 @@ func simdV2V1SubFloat32(lhs, rhs, out []float32, A, B int) {
 			simd.LoadFloat32s(lRow[i:]).Sub(simd.LoadFloat32s(rhs[i:])).Store(oRow[i:])
 		}
 		if i < B {
-			vL, _ := simd.LoadFloat32sPart(lRow[i:])
-			vR, _ := simd.LoadFloat32sPart(rhs[i:])
+			vL, _ := simdpart.LoadFloat32sPart(lRow[i:])
+			vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 			vL.Sub(vR).StorePart(oRow[i:])
 		}
 	}
@@ -1087,8 +1089,8 @@ func simdV1V2SubFloat32(lhs, rhs, out []float32, A, B int) {
 			simd.LoadFloat32s(lhs[i:]).Sub(simd.LoadFloat32s(rRow[i:])).Store(oRow[i:])
 		}
 		if i < B {
-			vL, _ := simd.LoadFloat32sPart(lhs[i:])
-			vR, _ := simd.LoadFloat32sPart(rRow[i:])
+			vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
+			vR, _ := simdpart.LoadFloat32sPart(rRow[i:])
 			vL.Sub(vR).StorePart(oRow[i:])
 		}
 	}
@@ -1123,8 +1125,8 @@ func simdV2V1DivFloat32(lhs, rhs, out []float32, A, B int) {
 			simd.LoadFloat32s(lRow[i:]).Div(simd.LoadFloat32s(rhs[i:])).Store(oRow[i:])
 		}
 		if i < B {
-			vL, _ := simd.LoadFloat32sPart(lRow[i:])
-			vR, _ := simd.LoadFloat32sPart(rhs[i:])
+			vL, _ := simdpart.LoadFloat32sPart(lRow[i:])
+			vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 			vL.Div(vR).StorePart(oRow[i:])
 		}
 	}
@@ -1159,8 +1161,8 @@ func simdV1V2DivFloat32(lhs, rhs, out []float32, A, B int) {
 			simd.LoadFloat32s(lhs[i:]).Div(simd.LoadFloat32s(rRow[i:])).Store(oRow[i:])
 		}
 		if i < B {
-			vL, _ := simd.LoadFloat32sPart(lhs[i:])
-			vR, _ := simd.LoadFloat32sPart(rRow[i:])
+			vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
+			vR, _ := simdpart.LoadFloat32sPart(rRow[i:])
 			vL.Div(vR).StorePart(oRow[i:])
 		}
 	}
@@ -1195,8 +1197,8 @@ func simdV2V1MaxFloat32(lhs, rhs, out []float32, A, B int) {
 			simd.LoadFloat32s(lRow[i:]).Max(simd.LoadFloat32s(rhs[i:])).Store(oRow[i:])
 		}
 		if i < B {
-			vL, _ := simd.LoadFloat32sPart(lRow[i:])
-			vR, _ := simd.LoadFloat32sPart(rhs[i:])
+			vL, _ := simdpart.LoadFloat32sPart(lRow[i:])
+			vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 			vL.Max(vR).StorePart(oRow[i:])
 		}
 	}
@@ -1235,8 +1237,8 @@ func simdV2V1MinFloat32(lhs, rhs, out []float32, A, B int) {
 			simd.LoadFloat32s(lRow[i:]).Min(simd.LoadFloat32s(rhs[i:])).Store(oRow[i:])
 		}
 		if i < B {
-			vL, _ := simd.LoadFloat32sPart(lRow[i:])
-			vR, _ := simd.LoadFloat32sPart(rhs[i:])
+			vL, _ := simdpart.LoadFloat32sPart(lRow[i:])
+			vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 			vL.Min(vR).StorePart(oRow[i:])
 		}
 	}
@@ -1258,8 +1260,8 @@ func simdMaxVVFloat32(lhs, rhs, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Max(simd.LoadFloat32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
-		vR, _ := simd.LoadFloat32sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 		vL.Max(vR).StorePart(out[i:])
 	}
 }
@@ -1272,7 +1274,7 @@ func simdMaxVSFloat32(lhs []float32, c float32, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Max(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
 		vL.Max(vC).StorePart(out[i:])
 	}
 }
@@ -1284,8 +1286,8 @@ func simdMinVVFloat32(lhs, rhs, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Min(simd.LoadFloat32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
-		vR, _ := simd.LoadFloat32sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat32sPart(rhs[i:])
 		vL.Min(vR).StorePart(out[i:])
 	}
 }
@@ -1298,7 +1300,7 @@ func simdMinVSFloat32(lhs []float32, c float32, out []float32) {
 		simd.LoadFloat32s(lhs[i:]).Min(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat32sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat32sPart(lhs[i:])
 		vL.Min(vC).StorePart(out[i:])
 	}
 }
@@ -1311,8 +1313,8 @@ func simdMaxVVFloat64(lhs, rhs, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Max(simd.LoadFloat64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
-		vR, _ := simd.LoadFloat64sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat64sPart(rhs[i:])
 		vL.Max(vR).StorePart(out[i:])
 	}
 }
@@ -1325,7 +1327,7 @@ func simdMaxVSFloat64(lhs []float64, c float64, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Max(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
 		vL.Max(vC).StorePart(out[i:])
 	}
 }
@@ -1337,8 +1339,8 @@ func simdMinVVFloat64(lhs, rhs, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Min(simd.LoadFloat64s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
-		vR, _ := simd.LoadFloat64sPart(rhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
+		vR, _ := simdpart.LoadFloat64sPart(rhs[i:])
 		vL.Min(vR).StorePart(out[i:])
 	}
 }
@@ -1351,7 +1353,7 @@ func simdMinVSFloat64(lhs []float64, c float64, out []float64) {
 		simd.LoadFloat64s(lhs[i:]).Min(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadFloat64sPart(lhs[i:])
+		vL, _ := simdpart.LoadFloat64sPart(lhs[i:])
 		vL.Min(vC).StorePart(out[i:])
 	}
 }
@@ -1364,8 +1366,8 @@ func simdMaxVVInt32(lhs, rhs, out []int32) {
 		simd.LoadInt32s(lhs[i:]).Max(simd.LoadInt32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt32sPart(lhs[i:])
-		vR, _ := simd.LoadInt32sPart(rhs[i:])
+		vL, _ := simdpart.LoadInt32sPart(lhs[i:])
+		vR, _ := simdpart.LoadInt32sPart(rhs[i:])
 		vL.Max(vR).StorePart(out[i:])
 	}
 }
@@ -1378,7 +1380,7 @@ func simdMaxVSInt32(lhs []int32, c int32, out []int32) {
 		simd.LoadInt32s(lhs[i:]).Max(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt32sPart(lhs[i:])
+		vL, _ := simdpart.LoadInt32sPart(lhs[i:])
 		vL.Max(vC).StorePart(out[i:])
 	}
 }
@@ -1390,8 +1392,8 @@ func simdMinVVInt32(lhs, rhs, out []int32) {
 		simd.LoadInt32s(lhs[i:]).Min(simd.LoadInt32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt32sPart(lhs[i:])
-		vR, _ := simd.LoadInt32sPart(rhs[i:])
+		vL, _ := simdpart.LoadInt32sPart(lhs[i:])
+		vR, _ := simdpart.LoadInt32sPart(rhs[i:])
 		vL.Min(vR).StorePart(out[i:])
 	}
 }
@@ -1404,7 +1406,7 @@ func simdMinVSInt32(lhs []int32, c int32, out []int32) {
 		simd.LoadInt32s(lhs[i:]).Min(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadInt32sPart(lhs[i:])
+		vL, _ := simdpart.LoadInt32sPart(lhs[i:])
 		vL.Min(vC).StorePart(out[i:])
 	}
 }
@@ -1417,8 +1419,8 @@ func simdMaxVVUint32(lhs, rhs, out []uint32) {
 		simd.LoadUint32s(lhs[i:]).Max(simd.LoadUint32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint32sPart(lhs[i:])
-		vR, _ := simd.LoadUint32sPart(rhs[i:])
+		vL, _ := simdpart.LoadUint32sPart(lhs[i:])
+		vR, _ := simdpart.LoadUint32sPart(rhs[i:])
 		vL.Max(vR).StorePart(out[i:])
 	}
 }
@@ -1431,7 +1433,7 @@ func simdMaxVSUint32(lhs []uint32, c uint32, out []uint32) {
 		simd.LoadUint32s(lhs[i:]).Max(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint32sPart(lhs[i:])
+		vL, _ := simdpart.LoadUint32sPart(lhs[i:])
 		vL.Max(vC).StorePart(out[i:])
 	}
 }
@@ -1443,8 +1445,8 @@ func simdMinVVUint32(lhs, rhs, out []uint32) {
 		simd.LoadUint32s(lhs[i:]).Min(simd.LoadUint32s(rhs[i:])).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint32sPart(lhs[i:])
-		vR, _ := simd.LoadUint32sPart(rhs[i:])
+		vL, _ := simdpart.LoadUint32sPart(lhs[i:])
+		vR, _ := simdpart.LoadUint32sPart(rhs[i:])
 		vL.Min(vR).StorePart(out[i:])
 	}
 }
@@ -1457,7 +1459,7 @@ func simdMinVSUint32(lhs []uint32, c uint32, out []uint32) {
 		simd.LoadUint32s(lhs[i:]).Min(vC).Store(out[i:])
 	}
 	if i < len(out) {
-		vL, _ := simd.LoadUint32sPart(lhs[i:])
+		vL, _ := simdpart.LoadUint32sPart(lhs[i:])
 		vL.Min(vC).StorePart(out[i:])
 	}
 }

@@ -6,6 +6,8 @@ package ops
 
 import (
 	"simd"
+
+	"github.com/gomlx/compute/internal/simdpart"
 	"slices"
 
 	"github.com/gomlx/compute"
@@ -153,8 +155,8 @@ func simdReduceLeadingSumFloat32(in, out []float32, A, B int) {
 			vOut.Add(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadFloat32sPart(out[i:B])
-			vIn, _ := simd.LoadFloat32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadFloat32sPart(out[i:B])
+			vIn, _ := simdpart.LoadFloat32sPart(in[off+i : off+B])
 			vOut.Add(vIn).StorePart(out[i:B])
 		}
 	}
@@ -187,7 +189,7 @@ func simdReduceTrailingSumFloat32(in []float32, out []float32, A, B int, dtype d
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadFloat32sPart(row)
+			v, _ := simdpart.LoadFloat32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -303,8 +305,8 @@ func simdReduceLeadingMaxFloat32(in, out []float32, A, B int) {
 			vOut.Max(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadFloat32sPart(out[i:B])
-			vIn, _ := simd.LoadFloat32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadFloat32sPart(out[i:B])
+			vIn, _ := simdpart.LoadFloat32sPart(in[off+i : off+B])
 			vOut.Max(vIn).StorePart(out[i:B])
 		}
 	}
@@ -337,7 +339,7 @@ func simdReduceTrailingMaxFloat32(in []float32, out []float32, A, B int, dtype d
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadFloat32sPart(row)
+			v, _ := simdpart.LoadFloat32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -453,8 +455,8 @@ func simdReduceLeadingMinFloat32(in, out []float32, A, B int) {
 			vOut.Min(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadFloat32sPart(out[i:B])
-			vIn, _ := simd.LoadFloat32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadFloat32sPart(out[i:B])
+			vIn, _ := simdpart.LoadFloat32sPart(in[off+i : off+B])
 			vOut.Min(vIn).StorePart(out[i:B])
 		}
 	}
@@ -487,7 +489,7 @@ func simdReduceTrailingMinFloat32(in []float32, out []float32, A, B int, dtype d
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadFloat32sPart(row)
+			v, _ := simdpart.LoadFloat32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -603,8 +605,8 @@ func simdReduceLeadingProductFloat32(in, out []float32, A, B int) {
 			vOut.Mul(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadFloat32sPart(out[i:B])
-			vIn, _ := simd.LoadFloat32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadFloat32sPart(out[i:B])
+			vIn, _ := simdpart.LoadFloat32sPart(in[off+i : off+B])
 			vOut.Mul(vIn).StorePart(out[i:B])
 		}
 	}
@@ -637,7 +639,7 @@ func simdReduceTrailingProductFloat32(in []float32, out []float32, A, B int, dty
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadFloat32sPart(row)
+			v, _ := simdpart.LoadFloat32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -753,8 +755,8 @@ func simdReduceLeadingSumFloat64(in, out []float64, A, B int) {
 			vOut.Add(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadFloat64sPart(out[i:B])
-			vIn, _ := simd.LoadFloat64sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadFloat64sPart(out[i:B])
+			vIn, _ := simdpart.LoadFloat64sPart(in[off+i : off+B])
 			vOut.Add(vIn).StorePart(out[i:B])
 		}
 	}
@@ -787,7 +789,7 @@ func simdReduceTrailingSumFloat64(in []float64, out []float64, A, B int, dtype d
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadFloat64sPart(row)
+			v, _ := simdpart.LoadFloat64sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -903,8 +905,8 @@ func simdReduceLeadingMaxFloat64(in, out []float64, A, B int) {
 			vOut.Max(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadFloat64sPart(out[i:B])
-			vIn, _ := simd.LoadFloat64sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadFloat64sPart(out[i:B])
+			vIn, _ := simdpart.LoadFloat64sPart(in[off+i : off+B])
 			vOut.Max(vIn).StorePart(out[i:B])
 		}
 	}
@@ -937,7 +939,7 @@ func simdReduceTrailingMaxFloat64(in []float64, out []float64, A, B int, dtype d
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadFloat64sPart(row)
+			v, _ := simdpart.LoadFloat64sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -1053,8 +1055,8 @@ func simdReduceLeadingMinFloat64(in, out []float64, A, B int) {
 			vOut.Min(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadFloat64sPart(out[i:B])
-			vIn, _ := simd.LoadFloat64sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadFloat64sPart(out[i:B])
+			vIn, _ := simdpart.LoadFloat64sPart(in[off+i : off+B])
 			vOut.Min(vIn).StorePart(out[i:B])
 		}
 	}
@@ -1087,7 +1089,7 @@ func simdReduceTrailingMinFloat64(in []float64, out []float64, A, B int, dtype d
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadFloat64sPart(row)
+			v, _ := simdpart.LoadFloat64sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -1203,8 +1205,8 @@ func simdReduceLeadingProductFloat64(in, out []float64, A, B int) {
 			vOut.Mul(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadFloat64sPart(out[i:B])
-			vIn, _ := simd.LoadFloat64sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadFloat64sPart(out[i:B])
+			vIn, _ := simdpart.LoadFloat64sPart(in[off+i : off+B])
 			vOut.Mul(vIn).StorePart(out[i:B])
 		}
 	}
@@ -1237,7 +1239,7 @@ func simdReduceTrailingProductFloat64(in []float64, out []float64, A, B int, dty
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadFloat64sPart(row)
+			v, _ := simdpart.LoadFloat64sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -1353,8 +1355,8 @@ func simdReduceLeadingSumInt32(in, out []int32, A, B int) {
 			vOut.Add(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadInt32sPart(out[i:B])
-			vIn, _ := simd.LoadInt32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadInt32sPart(out[i:B])
+			vIn, _ := simdpart.LoadInt32sPart(in[off+i : off+B])
 			vOut.Add(vIn).StorePart(out[i:B])
 		}
 	}
@@ -1387,7 +1389,7 @@ func simdReduceTrailingSumInt32(in []int32, out []int32, A, B int, dtype dtypes.
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadInt32sPart(row)
+			v, _ := simdpart.LoadInt32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -1503,8 +1505,8 @@ func simdReduceLeadingMaxInt32(in, out []int32, A, B int) {
 			vOut.Max(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadInt32sPart(out[i:B])
-			vIn, _ := simd.LoadInt32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadInt32sPart(out[i:B])
+			vIn, _ := simdpart.LoadInt32sPart(in[off+i : off+B])
 			vOut.Max(vIn).StorePart(out[i:B])
 		}
 	}
@@ -1537,7 +1539,7 @@ func simdReduceTrailingMaxInt32(in []int32, out []int32, A, B int, dtype dtypes.
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadInt32sPart(row)
+			v, _ := simdpart.LoadInt32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -1653,8 +1655,8 @@ func simdReduceLeadingMinInt32(in, out []int32, A, B int) {
 			vOut.Min(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadInt32sPart(out[i:B])
-			vIn, _ := simd.LoadInt32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadInt32sPart(out[i:B])
+			vIn, _ := simdpart.LoadInt32sPart(in[off+i : off+B])
 			vOut.Min(vIn).StorePart(out[i:B])
 		}
 	}
@@ -1687,7 +1689,7 @@ func simdReduceTrailingMinInt32(in []int32, out []int32, A, B int, dtype dtypes.
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadInt32sPart(row)
+			v, _ := simdpart.LoadInt32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -1803,8 +1805,8 @@ func simdReduceLeadingProductInt32(in, out []int32, A, B int) {
 			vOut.Mul(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadInt32sPart(out[i:B])
-			vIn, _ := simd.LoadInt32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadInt32sPart(out[i:B])
+			vIn, _ := simdpart.LoadInt32sPart(in[off+i : off+B])
 			vOut.Mul(vIn).StorePart(out[i:B])
 		}
 	}
@@ -1837,7 +1839,7 @@ func simdReduceTrailingProductInt32(in []int32, out []int32, A, B int, dtype dty
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadInt32sPart(row)
+			v, _ := simdpart.LoadInt32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -1953,8 +1955,8 @@ func simdReduceLeadingSumUint32(in, out []uint32, A, B int) {
 			vOut.Add(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadUint32sPart(out[i:B])
-			vIn, _ := simd.LoadUint32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadUint32sPart(out[i:B])
+			vIn, _ := simdpart.LoadUint32sPart(in[off+i : off+B])
 			vOut.Add(vIn).StorePart(out[i:B])
 		}
 	}
@@ -1987,7 +1989,7 @@ func simdReduceTrailingSumUint32(in []uint32, out []uint32, A, B int, dtype dtyp
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadUint32sPart(row)
+			v, _ := simdpart.LoadUint32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -2124,7 +2126,7 @@ func simdReduceTrailingSumInt64(in, out []int64, A, B int, dtype dtypes.DType) {
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadInt64sPart(row)
+			v, _ := simdpart.LoadInt64sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, val := range tmp[1:B] {
@@ -2261,7 +2263,7 @@ func simdReduceTrailingSumUint64(in, out []uint64, A, B int, dtype dtypes.DType)
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadUint64sPart(row)
+			v, _ := simdpart.LoadUint64sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, val := range tmp[1:B] {
@@ -2377,8 +2379,8 @@ func simdReduceLeadingMaxUint32(in, out []uint32, A, B int) {
 			vOut.Max(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadUint32sPart(out[i:B])
-			vIn, _ := simd.LoadUint32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadUint32sPart(out[i:B])
+			vIn, _ := simdpart.LoadUint32sPart(in[off+i : off+B])
 			vOut.Max(vIn).StorePart(out[i:B])
 		}
 	}
@@ -2411,7 +2413,7 @@ func simdReduceTrailingMaxUint32(in []uint32, out []uint32, A, B int, dtype dtyp
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadUint32sPart(row)
+			v, _ := simdpart.LoadUint32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -2527,8 +2529,8 @@ func simdReduceLeadingMinUint32(in, out []uint32, A, B int) {
 			vOut.Min(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadUint32sPart(out[i:B])
-			vIn, _ := simd.LoadUint32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadUint32sPart(out[i:B])
+			vIn, _ := simdpart.LoadUint32sPart(in[off+i : off+B])
 			vOut.Min(vIn).StorePart(out[i:B])
 		}
 	}
@@ -2561,7 +2563,7 @@ func simdReduceTrailingMinUint32(in []uint32, out []uint32, A, B int, dtype dtyp
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadUint32sPart(row)
+			v, _ := simdpart.LoadUint32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {
@@ -2677,8 +2679,8 @@ func simdReduceLeadingProductUint32(in, out []uint32, A, B int) {
 			vOut.Mul(vIn).Store(out[i:])
 		}
 		if i < B {
-			vOut, _ := simd.LoadUint32sPart(out[i:B])
-			vIn, _ := simd.LoadUint32sPart(in[off+i : off+B])
+			vOut, _ := simdpart.LoadUint32sPart(out[i:B])
+			vIn, _ := simdpart.LoadUint32sPart(in[off+i : off+B])
 			vOut.Mul(vIn).StorePart(out[i:B])
 		}
 	}
@@ -2711,7 +2713,7 @@ func simdReduceTrailingProductUint32(in []uint32, out []uint32, A, B int, dtype 
 			continue
 		}
 		if B < vLen {
-			v, _ := simd.LoadUint32sPart(row)
+			v, _ := simdpart.LoadUint32sPart(row)
 			v.Store(tmp)
 			res := tmp[0]
 			for _, v := range tmp[1:B] {

@@ -7,6 +7,8 @@ package ops
 import (
 	"simd"
 
+	"github.com/gomlx/compute/internal/simdpart"
+
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/dtypes/bfloat16"
@@ -39,7 +41,7 @@ func simdUnaryFloat32(in, out []float32, fn func(simd.Float32s) simd.Float32s) {
 		fn(v).Store(out[i:])
 	}
 	if i < len(out) {
-		v, _ := simd.LoadFloat32sPart(in[i:])
+		v, _ := simdpart.LoadFloat32sPart(in[i:])
 		fn(v).StorePart(out[i:])
 	}
 }
@@ -62,7 +64,7 @@ func simdSignFloat32(in, out []float32) {
 		res.Store(out[i:])
 	}
 	if i < len(out) {
-		v, _ := simd.LoadFloat32sPart(in[i:])
+		v, _ := simdpart.LoadFloat32sPart(in[i:])
 		res := vPosOne.IfElse(v.Greater(vZero), vNegOne.IfElse(v.Less(vZero), vZero))
 		res.StorePart(out[i:])
 	}
@@ -80,7 +82,7 @@ func simdUnaryFloat64(in, out []float64, fn func(simd.Float64s) simd.Float64s) {
 		fn(v).Store(out[i:])
 	}
 	if i < len(out) {
-		v, _ := simd.LoadFloat64sPart(in[i:])
+		v, _ := simdpart.LoadFloat64sPart(in[i:])
 		fn(v).StorePart(out[i:])
 	}
 }
@@ -97,7 +99,7 @@ func simdSignFloat64(in, out []float64) {
 		res.Store(out[i:])
 	}
 	if i < len(out) {
-		v, _ := simd.LoadFloat64sPart(in[i:])
+		v, _ := simdpart.LoadFloat64sPart(in[i:])
 		res := vPosOne.IfElse(v.Greater(vZero), vNegOne.IfElse(v.Less(vZero), vZero))
 		res.StorePart(out[i:])
 	}
@@ -158,7 +160,7 @@ func simdAbsInt32(in, out []int32) {
 		simd.LoadInt32s(in[i:]).Abs().Store(out[i:])
 	}
 	if i < len(out) {
-		v, _ := simd.LoadInt32sPart(in[i:])
+		v, _ := simdpart.LoadInt32sPart(in[i:])
 		v.Abs().StorePart(out[i:])
 	}
 }
@@ -170,7 +172,7 @@ func simdNegInt32(in, out []int32) {
 		simd.LoadInt32s(in[i:]).Neg().Store(out[i:])
 	}
 	if i < len(out) {
-		v, _ := simd.LoadInt32sPart(in[i:])
+		v, _ := simdpart.LoadInt32sPart(in[i:])
 		v.Neg().StorePart(out[i:])
 	}
 }
@@ -182,7 +184,7 @@ func simdNegInt64(in, out []int64) {
 		simd.LoadInt64s(in[i:]).Neg().Store(out[i:])
 	}
 	if i < len(out) {
-		v, _ := simd.LoadInt64sPart(in[i:])
+		v, _ := simdpart.LoadInt64sPart(in[i:])
 		v.Neg().StorePart(out[i:])
 	}
 }
@@ -199,7 +201,7 @@ func simdSignInt32(in, out []int32) {
 		res.Store(out[i:])
 	}
 	if i < len(out) {
-		v, _ := simd.LoadInt32sPart(in[i:])
+		v, _ := simdpart.LoadInt32sPart(in[i:])
 		res := vPosOne.IfElse(v.Greater(vZero), vNegOne.IfElse(v.Less(vZero), vZero))
 		res.StorePart(out[i:])
 	}
@@ -217,7 +219,7 @@ func simdSignInt64(in, out []int64) {
 		res.Store(out[i:])
 	}
 	if i < len(out) {
-		v, _ := simd.LoadInt64sPart(in[i:])
+		v, _ := simdpart.LoadInt64sPart(in[i:])
 		res := vPosOne.IfElse(v.Greater(vZero), vNegOne.IfElse(v.Less(vZero), vZero))
 		res.StorePart(out[i:])
 	}
