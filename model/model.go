@@ -102,6 +102,21 @@ func (m *Model) SetParamData(data [][]float32) error {
 	return nil
 }
 
+// onDevice moves weights that are still host-side (new, or just set) to
+// the backend, one caller at a time. Calls may then run concurrently:
+// GoMLX checks a tensor argument's state without its lock, and would see
+// a tensor halfway through that move as neither host-side nor on device.
+func (m *Model) onDevice() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, t := range m.params {
+		if err := t.MaterializeOnDevice(m.backend, true, 0); err != nil {
+			return fmt.Errorf("weight %s to device: %w", m.specs[i].Name, err)
+		}
+	}
+	return nil
+}
+
 // exec returns the compiled graph registered under name, building it once.
 func (m *Model) exec(name string, build func() (*Exec, error)) (*Exec, error) {
 	m.mu.Lock()
@@ -337,19 +352,11 @@ func (m *Model) distributions(seqs [][]int32, from []int) ([][][]float32, error)
 	if err != nil {
 		return nil, fmt.Errorf("distributions: %w", err)
 	}
-	flat := tensors.MustCopyFlatData[float32](out[0])
-	out[0].FinalizeAll()
-	V := m.Config.VocabSize
-	res := make([][][]float32, len(seqs))
+	first, n := make([]int, len(seqs)), make([]int, len(seqs))
 	for i, s := range seqs {
-		rows := make([][]float32, 0, len(s)-from[i])
-		for t := from[i]; t < len(s); t++ {
-			off := (i*T + t - 1) * V                                        // the prediction made at position t−1
-			rows = append(rows, append([]float32(nil), flat[off:off+V]...)) // a copy: the [B, T, V] table is not kept
-		}
-		res[i] = rows
+		first[i], n[i] = i*T+from[i]-1, len(s)-from[i] // the prediction for position t is made at t−1
 	}
-	return res, nil
+	return pickRows(out[0], m.Config.VocabSize, first, n), nil
 }
 
 // EmbeddingGradient scores sequences with the model's scoring head
@@ -546,4 +553,34 @@ func (m *Model) ScoreEmbeddings(ctx context.Context, emb [][][]float32) ([][]flo
 		scores[i] = res[i*T : i*T+len(rows) : i*T+len(rows)]
 	}
 	return scores, nil
+}
+
+// pickRows copies rows of width V out of an output tensor of such rows
+// ([B, T, V] or [1, N, V], flattened), sequence i's being rows start[i] …
+// start[i]+n[i]−1, into one allocation (without first copying the whole
+// table, whose padding and prompt rows are not wanted) and finalizes the
+// tensor. The rows are views of that allocation, each capped at its own
+// end.
+func pickRows(out *tensors.Tensor, V int, start, n []int) [][][]float32 {
+	total := 0
+	for _, k := range n {
+		total += k
+	}
+	buf := make([]float32, total*V)
+	res := make([][][]float32, len(n))
+	tensors.MustConstFlatData(out, func(flat []float32) {
+		at := 0
+		for i := range n {
+			rows := make([][]float32, n[i])
+			copy(buf[at*V:], flat[start[i]*V:(start[i]+n[i])*V])
+			for k := range rows {
+				lo := (at + k) * V
+				rows[k] = buf[lo : lo+V : lo+V]
+			}
+			res[i] = rows
+			at += n[i]
+		}
+	})
+	out.FinalizeAll()
+	return res
 }

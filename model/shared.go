@@ -7,7 +7,6 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
-	"github.com/gomlx/gomlx/core/tensors"
 )
 
 // Shared is a batch of sequences that share prefixes: sequence i is
@@ -31,7 +30,8 @@ type Shared struct {
 // The prefixes run once each, their keys and values are gathered to the
 // rows that extend them, and the suffixes run as a cache extension (the
 // decode path with many tokens): the result equals Distributions on the
-// concatenated sequences up to float rounding.
+// concatenated sequences up to float rounding. Calls may run
+// concurrently with each other (not with changes to the weights).
 func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) ([][][]float32, error) {
 	if m.Config.NumLabels > 0 {
 		return nil, fmt.Errorf("shared distributions: the model has a scoring head, not a language-model head")
@@ -63,6 +63,9 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 		if total > m.Config.MaxPositionEmbeddings {
 			return nil, fmt.Errorf("shared distributions: sequence %d has %d tokens, more than the model's context of %d", i, total, m.Config.MaxPositionEmbeddings)
 		}
+	}
+	if err := m.onDevice(); err != nil { // callers may run calls concurrently (rl's replay does)
+		return nil, fmt.Errorf("shared distributions: %w", err)
 	}
 	U := 0
 	for _, x := range s.Suffixes {
@@ -141,20 +144,12 @@ func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error)
 	if err != nil {
 		return nil, fmt.Errorf("shared distributions: %w", err)
 	}
-	flat := tensors.MustCopyFlatData[float32](out[0])
-	out[0].FinalizeAll()
-	V := m.Config.VocabSize
-	res := make([][][]float32, B)
+	first, n := make([]int, B), make([]int, B)
 	for i, x := range s.Suffixes {
 		p := len(s.Prefixes[s.Owner[i]])
-		rows := make([][]float32, 0, p+len(x)-from[i])
-		for t := from[i]; t < p+len(x); t++ {
-			off := (i*U + t - 1 - p) * V // the prediction made at position t−1, suffix slot t−1−p
-			rows = append(rows, append([]float32(nil), flat[off:off+V]...))
-		}
-		res[i] = rows
+		first[i], n[i] = i*U+from[i]-1-p, p+len(x)-from[i] // the prediction for position t is made at t−1, suffix slot t−1−p
 	}
-	return res, nil
+	return pickRows(out[0], m.Config.VocabSize, first, n), nil
 }
 
 // buildShared: inputs params, prefixes [P, L] (right-padded), owner [B],

@@ -3,6 +3,8 @@ package model
 import (
 	"context"
 	"math"
+	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -85,5 +87,75 @@ func TestSharedDistributionsRejects(t *testing.T) {
 	}
 	if _, err := m.SharedDistributions(context.Background(), ok, []int{4}); err != nil {
 		t.Errorf("a valid batch: %v", err)
+	}
+}
+
+// TestDistributionRowsAreSeparate: the rows Distributions and
+// SharedDistributions return share one allocation, each capped at its own
+// end, so appending to one row never overwrites the next.
+func TestDistributionRowsAreSeparate(t *testing.T) {
+	ctx := context.Background()
+	m, err := New(Tiny(40), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := m.Distributions(ctx, [][]int32{{1, 2, 3, 4}}, []int{2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, err := m.SharedDistributions(ctx, Shared{Prefixes: [][]int32{{1, 2}}, Owner: []int{0}, Suffixes: [][]int32{{3, 4, 5}}}, []int{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, rows := range map[string][][]float32{"Distributions": whole[0], "SharedDistributions": shared[0]} {
+		if len(rows) != 2 {
+			t.Fatalf("%s: %d rows, want 2", name, len(rows))
+		}
+		next := append([]float32(nil), rows[1]...)
+		_ = append(rows[0], -1, -1, -1)
+		for v := range next {
+			if rows[1][v] != next[v] {
+				t.Fatalf("%s: appending to row 0 changed row 1 at %d", name, v)
+			}
+		}
+	}
+}
+
+// TestSharedDistributionsConcurrent: calls on a model whose weights were
+// just set (still host-side) run at once, as rl's replay runs them, and
+// agree exactly. (Before onDevice, about one such start in three failed:
+// GoMLX saw a weight halfway to the device as having no data.)
+func TestSharedDistributionsConcurrent(t *testing.T) {
+	ctx := context.Background()
+	m, err := New(Tiny(40), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Shared{Prefixes: [][]int32{{1, 2, 3, 4}}, Owner: []int{0, 0}, Suffixes: [][]int32{{5, 6, 7}, {8, 9}}}
+	from := []int{5, 5}
+	want, err := m.SharedDistributions(ctx, s, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for trial := range 20 {
+		if err := m.SetParamData(m.ParamData()); err != nil { // host-side weights again
+			t.Fatal(err)
+		}
+		const calls = 4
+		got := make([][][][]float32, calls)
+		errs := make([]error, calls)
+		var wg sync.WaitGroup
+		for c := range calls {
+			wg.Go(func() { got[c], errs[c] = m.SharedDistributions(ctx, s, from) })
+		}
+		wg.Wait()
+		for c := range calls {
+			if errs[c] != nil {
+				t.Fatalf("trial %d, call %d: %v", trial, c, errs[c])
+			}
+			if !reflect.DeepEqual(got[c], want) {
+				t.Fatalf("trial %d, call %d: distributions differ from a lone call's", trial, c)
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/model"
@@ -37,6 +38,10 @@ var (
 	_ sharer    = (*model.Model)(nil)
 	_ logProber = (*model.Model)(nil)
 )
+
+// concurrentCalls is how many SharedDistributions calls a replay runs at
+// once (each holds up to distBytes of probability tables).
+const concurrentCalls = 2
 
 // replayer is the policy as the credit package's Replayer: it re-reads
 // already-sampled responses after rebuilt prompts, without gradients, in
@@ -111,24 +116,57 @@ func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][]
 	slices.SortStableFunc(rows, func(a, b int) int {
 		return cmp.Compare(lengthClass(len(s.Suffixes[a])), lengthClass(len(s.Suffixes[b])))
 	})
+	var parts [][]int
 	for start := 0; start < len(rows); {
 		end := start + 1
 		for end < len(rows) && end-start < r.chunk && lengthClass(len(s.Suffixes[rows[end]])) == lengthClass(len(s.Suffixes[rows[start]])) {
 			end++
 		}
-		part := rows[start:end]
-		starts := make([]int, len(part))
-		for k, j := range part {
-			starts[k] = at[j]
-		}
-		dist, err := sh.SharedDistributions(ctx, s.Select(part), starts)
-		if err != nil {
-			return nil, fmt.Errorf("replay: %w", err)
-		}
-		for k, j := range part {
-			out[order[j]] = dist[k]
-		}
+		parts = append(parts, rows[start:end])
 		start = end
+	}
+	// Two calls at a time: one call leaves part of the second core idle
+	// (its small ops run on one), and the second fills it.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error // the first failure; the calls it cancels fail after it
+	)
+	slots := make(chan struct{}, concurrentCalls)
+	for _, part := range parts {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			if ctx.Err() != nil {
+				return
+			}
+			starts := make([]int, len(part))
+			for k, j := range part {
+				starts[k] = at[j]
+			}
+			dist, err := sh.SharedDistributions(ctx, s.Select(part), starts)
+			if err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = fmt.Errorf("replay: %w", err)
+				}
+				mu.Unlock()
+				cancel()
+				return
+			}
+			for k, j := range part {
+				out[order[j]] = dist[k]
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

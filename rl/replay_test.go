@@ -2,14 +2,17 @@ package rl
 
 import (
 	"context"
-	"github.com/credo-rl/credo/model"
-	"github.com/credo-rl/credo/reward"
+	"errors"
+	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/tokenizer"
 )
 
@@ -165,10 +168,16 @@ func TestReplayerSharesPrefixes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, chunk := range []int{64, 5} {
+	var first [][][]float32 // chunk 5's answer: twelve calls, two at a time
+	for _, chunk := range []int{64, 5, 5} {
 		got, err := replayer{m: m, tok: tok, chunk: chunk}.Replay(context.Background(), reqs)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if chunk == 5 && first == nil {
+			first = got
+		} else if chunk == 5 && !reflect.DeepEqual(got, first) {
+			t.Errorf("chunk 5: a second replay of the same requests differs from the first (concurrent calls must not change results)")
 		}
 		worst := 0.0
 		for i := range want {
@@ -185,6 +194,30 @@ func TestReplayerSharesPrefixes(t *testing.T) {
 		if worst > 1e-5 {
 			t.Errorf("chunk %d: shared replay differs from whole replay by %.2e", chunk, worst)
 		}
+	}
+}
+
+// TestReplayerCancelled: a cancelled replay returns the context's error
+// and no distributions, whichever of its concurrent calls saw it first.
+func TestReplayerCancelled(t *testing.T) {
+	tok, err := tokenizer.NewBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.New(model.Tiny(tok.VocabSize()), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ := tok.Encode("an answer")
+	var reqs []credit.ReplayRequest
+	for i := range 12 {
+		reqs = append(reqs, credit.ReplayRequest{Prompt: fmt.Sprintf("Prompt %d", i), Response: resp})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got, err := replayer{m: m, tok: tok, chunk: 2}.Replay(ctx, reqs)
+	if !errors.Is(err, context.Canceled) || got != nil {
+		t.Fatalf("Replay on a cancelled context = %d answers, %v; want none and context.Canceled", len(got), err)
 	}
 }
 
