@@ -14,18 +14,33 @@ import (
 // after several prompts that differ only near their end, and a group's
 // responses share their prompt: each prefix is run once instead of once
 // per sequence.
+//
+// A sequence may extend only the start of its prefix: with Use set,
+// sequence i is Prefixes[Owner[i]][:Use[i]] followed by Suffixes[i]. Replay's
+// prompt without its last block is the start of the prompt with it, so
+// both read one run of the longer prefix.
 type Shared struct {
 	Prefixes [][]int32
 	Owner    []int     // per sequence: index into Prefixes
 	Suffixes [][]int32 // per sequence: the tokens after its prefix (not empty)
+	Use      []int     // per sequence: how many of its prefix's tokens it extends (nil: all)
+}
+
+// used is how many tokens of its prefix sequence i extends.
+func (s Shared) used(i int) int {
+	if s.Use == nil {
+		return len(s.Prefixes[s.Owner[i]])
+	}
+	return s.Use[i]
 }
 
 // SharedDistributions is Distributions over the sequences of s: for each
 // sequence, the next-token distribution at every position from from[i] on
 // (positions counted in the whole sequence, prefix included), [N][T_i −
-// from_i][V]. from[i] must lie after the prefix: len(prefix) < from[i] ≤
-// len(prefix) + len(suffix), since the prediction at position t is made
-// at t − 1 and only suffix positions produce predictions here.
+// from_i][V]. from[i] must lie after the prefix: p < from[i] ≤ p +
+// len(suffix) with p the prefix tokens the sequence extends, since the
+// prediction at position t is made at t − 1 and only suffix positions
+// produce predictions here.
 //
 // The prefixes run once each, their keys and values are gathered to the
 // rows that extend them, and the suffixes run as a cache extension (the
@@ -43,6 +58,9 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 	if len(s.Prefixes) == 0 {
 		return nil, fmt.Errorf("shared distributions: no prefixes")
 	}
+	if s.Use != nil && len(s.Use) != n {
+		return nil, fmt.Errorf("shared distributions: %d prefix lengths for %d suffixes", len(s.Use), n)
+	}
 	if err := m.checkTokens(s.Prefixes); err != nil {
 		return nil, fmt.Errorf("shared distributions: prefix: %w", err)
 	}
@@ -53,9 +71,10 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 		if o < 0 || o >= len(s.Prefixes) {
 			return nil, fmt.Errorf("shared distributions: sequence %d owns prefix %d of %d", i, o, len(s.Prefixes))
 		}
-		p, total := len(s.Prefixes[o]), len(s.Prefixes[o])+len(s.Suffixes[i])
-		if p == 0 {
-			return nil, fmt.Errorf("shared distributions: prefix %d is empty", o)
+		p := s.used(i)
+		total := p + len(s.Suffixes[i])
+		if p <= 0 || p > len(s.Prefixes[o]) {
+			return nil, fmt.Errorf("shared distributions: sequence %d extends %d tokens of prefix %d, which has %d (at least 1)", i, p, o, len(s.Prefixes[o]))
 		}
 		if from[i] <= p || from[i] > total {
 			return nil, fmt.Errorf("shared distributions: start %d outside [%d, %d] for sequence %d", from[i], p+1, total, i)
@@ -110,6 +129,9 @@ func (s Shared) Select(rows []int) Shared {
 		}
 		out.Owner = append(out.Owner, r)
 		out.Suffixes = append(out.Suffixes, s.Suffixes[i])
+		if s.Use != nil {
+			out.Use = append(out.Use, s.Use[i])
+		}
 	}
 	return out
 }
@@ -130,7 +152,7 @@ func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error)
 	valid := make([][]bool, B) // [B, L]: the prefix's real tokens
 	for i, o := range s.Owner {
 		owner[i] = int32(o)
-		p := len(s.Prefixes[o])
+		p := s.used(i)
 		pos[i] = make([]int32, U)
 		for u := range U {
 			pos[i][u] = int32(p + u)
@@ -146,7 +168,7 @@ func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error)
 	}
 	first, n := make([]int, B), make([]int, B)
 	for i, x := range s.Suffixes {
-		p := len(s.Prefixes[s.Owner[i]])
+		p := s.used(i)
 		first[i], n[i] = i*U+from[i]-1-p, p+len(x)-from[i] // the prediction for position t is made at t−1, suffix slot t−1−p
 	}
 	return pickRows(out[0], m.Config.VocabSize, first, n), nil

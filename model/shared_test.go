@@ -159,3 +159,56 @@ func TestSharedDistributionsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedDistributionsPartialPrefixes: sequences that extend only the
+// start of their prefix (Shared.Use) get the distributions of whole passes
+// over that start and their suffix, next to sequences extending all of it.
+func TestSharedDistributionsPartialPrefixes(t *testing.T) {
+	ctx := context.Background()
+	m, err := New(biasedLlama(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomize(m, 0.3)
+	s := Shared{
+		Prefixes: [][]int32{{1, 2, 3, 4, 5, 6, 7, 8, 9}, {10, 11, 12}},
+		Owner:    []int{0, 0, 0, 1, 1},
+		Suffixes: [][]int32{{20, 21, 22}, {23, 24, 25, 26, 27, 28}, {29}, {30, 31}, {32, 33, 34}},
+		Use:      []int{9, 4, 1, 3, 2},
+	}
+	from := []int{10, 6, 2, 4, 3}
+	seqs := make([][]int32, len(s.Suffixes))
+	for i, x := range s.Suffixes {
+		seqs[i] = append(append([]int32(nil), s.Prefixes[s.Owner[i]][:s.Use[i]]...), x...)
+	}
+	want, err := m.Distributions(ctx, seqs, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.SharedDistributions(ctx, s, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	for i := range want {
+		if len(got[i]) != len(want[i]) {
+			t.Fatalf("sequence %d: %d positions, want %d", i, len(got[i]), len(want[i]))
+		}
+		for r := range want[i] {
+			for v := range want[i][r] {
+				worst = math.Max(worst, math.Abs(float64(got[i][r][v]-want[i][r][v])))
+			}
+		}
+	}
+	t.Logf("max |shared − whole| probability difference: %.2e", worst)
+	if worst > 1e-5 {
+		t.Errorf("partial prefixes differ from whole passes by %.2e", worst)
+	}
+	for _, bad := range [][]int{{9, 4, 0, 3, 2}, {9, 4, 1, 4, 2}, {9, 4}} {
+		b := s
+		b.Use = bad
+		if _, err := m.SharedDistributions(ctx, b, from); err == nil {
+			t.Errorf("Use %v: no error", bad)
+		}
+	}
+}

@@ -177,8 +177,9 @@ func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][]
 // one asked for. A run grows while sharing still saves tokens: a run of
 // n sequences with a common prefix of p tokens saves (n − 1)·p, so a
 // sequence that shortens the prefix to l joins when n·l ≥ (n − 1)·p.
+// Then adjacent runs whose prefixes start alike are nested (nestRuns).
 func sharePrefixes(seqs [][]int32, from []int) model.Shared {
-	s := model.Shared{Owner: make([]int, len(seqs)), Suffixes: make([][]int32, len(seqs))}
+	var runs []prefixRun
 	for lo := 0; lo < len(seqs); {
 		p := from[lo] - 1
 		hi := lo + 1
@@ -189,13 +190,75 @@ func sharePrefixes(seqs [][]int32, from []int) model.Shared {
 			}
 			p = l
 		}
-		s.Prefixes = append(s.Prefixes, seqs[lo][:p])
-		for i := lo; i < hi; i++ {
-			s.Owner[i] = len(s.Prefixes) - 1
-			s.Suffixes[i] = seqs[i][p:]
-		}
+		runs = append(runs, prefixRun{prefix: seqs[lo][:p], lo: lo, hi: hi})
 		lo = hi
 	}
+	return nestRuns(seqs, runs)
+}
+
+// prefixRun is sequences lo … hi−1, which share prefix.
+type prefixRun struct {
+	prefix []int32
+	lo, hi int
+}
+
+// nestRuns merges adjacent runs into one stored prefix when that saves
+// tokens, the members of the merged runs extending as much of it as they
+// share (model.Shared.Use). Replay's prompt without its last block is the
+// start of the prompt with every block: two runs that repeat that start,
+// nested, run it once. Merging run r (prefix of p tokens sharing l with
+// the stored prefix S) either keeps S, r's n members then reading p − l
+// more suffix tokens each (cost n·(p − l) − p), or stores r's prefix, the
+// members so far each reading use − min(use, l) more (cost Σ … − |S|);
+// the cheaper is taken when it saves tokens.
+func nestRuns(seqs [][]int32, runs []prefixRun) model.Shared {
+	s := model.Shared{Owner: make([]int, len(seqs)), Suffixes: make([][]int32, len(seqs)), Use: make([]int, len(seqs))}
+	var stored []int32
+	var members []int // sequences of the current group
+	flush := func() {
+		if members == nil {
+			return
+		}
+		s.Prefixes = append(s.Prefixes, stored)
+		for _, i := range members {
+			s.Owner[i] = len(s.Prefixes) - 1
+			s.Suffixes[i] = seqs[i][s.Use[i]:]
+		}
+		members = nil
+	}
+	for _, r := range runs {
+		p := len(r.prefix)
+		l := commonPrefix(stored, r.prefix)
+		keep := (r.hi-r.lo)*(p-l) - p // store S
+		take := -len(stored)          // store r's prefix
+		for _, i := range members {
+			take += s.Use[i] - min(s.Use[i], l)
+		}
+		switch {
+		case members == nil || l < 1 || min(keep, take) >= 0:
+			flush()
+			stored = r.prefix
+			for i := r.lo; i < r.hi; i++ {
+				s.Use[i] = p
+			}
+		case keep <= take:
+			for i := r.lo; i < r.hi; i++ {
+				s.Use[i] = l
+			}
+		default:
+			for _, i := range members {
+				s.Use[i] = min(s.Use[i], l)
+			}
+			stored = r.prefix
+			for i := r.lo; i < r.hi; i++ {
+				s.Use[i] = p
+			}
+		}
+		for i := r.lo; i < r.hi; i++ {
+			members = append(members, i)
+		}
+	}
+	flush()
 	return s
 }
 

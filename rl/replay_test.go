@@ -100,24 +100,33 @@ func TestSharePrefixes(t *testing.T) {
 		from     []int
 		prefixes [][]int32
 		owner    []int
+		use      []int
 	}{
-		{"one run", [][]int32{{1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 7}, {1, 2, 3, 4, 8, 9}}, []int{5, 4, 5}, [][]int32{{1, 2, 3}}, []int{0, 0, 0}},
-		{"start caps the prefix", [][]int32{{1, 2, 3, 4, 5}, {1, 2, 3, 4, 6}}, []int{2, 4}, [][]int32{{1}}, []int{0, 0}},
-		{"nothing shared", [][]int32{{1, 2, 3}, {4, 5, 6}}, []int{2, 2}, [][]int32{{1}, {4}}, []int{0, 1}},
-		// Joining the third would cut the prefix from 6 to 1: 3·1 < 2·6.
-		{"short overlap starts a run", [][]int32{{1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 9}, {1, 9, 9, 9}}, []int{8, 8, 3}, [][]int32{{1, 2, 3, 4, 5, 6, 7}, {1, 9}}, []int{0, 0, 1}},
+		{"one run", [][]int32{{1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 7}, {1, 2, 3, 4, 8, 9}}, []int{5, 4, 5}, [][]int32{{1, 2, 3}}, []int{0, 0, 0}, []int{3, 3, 3}},
+		{"start caps the prefix", [][]int32{{1, 2, 3, 4, 5}, {1, 2, 3, 4, 6}}, []int{2, 4}, [][]int32{{1}}, []int{0, 0}, []int{1, 1}},
+		{"nothing shared", [][]int32{{1, 2, 3}, {4, 5, 6}}, []int{2, 2}, [][]int32{{1}, {4}}, []int{0, 1}, []int{1, 1}},
+		// Joining the third would cut the prefix from 7 to 1: 3·1 < 2·7; nesting
+		// it would save its prefix's 2 tokens for 1 more suffix token, and
+		// does.
+		{"short overlap nests", [][]int32{{1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 9}, {1, 9, 9, 9}}, []int{8, 8, 3}, [][]int32{{1, 2, 3, 4, 5, 6, 7}}, []int{0, 0, 0}, []int{7, 7, 1}},
+		// Nothing saved by nesting: 2·(4 − 1) − 4 = 2 and 2·(4 − 1) − 4 = 2.
+		{"short overlap starts a run", [][]int32{{1, 2, 3, 4, 5}, {1, 2, 3, 4, 6}, {1, 7, 8, 9, 5}, {1, 7, 8, 9, 6}}, []int{5, 5, 5, 5}, [][]int32{{1, 2, 3, 4}, {1, 7, 8, 9}}, []int{0, 0, 1, 1}, []int{4, 4, 4, 4}},
+		// Replay's variants: the prompt without its last block is the start
+		// of the prompt with it; one prefix serves both runs.
+		{"a prompt's start nests", [][]int32{{1, 2, 3, 4, 5, 6, 7, 8, 20, 21}, {1, 2, 3, 4, 5, 6, 7, 8, 20, 22}, {1, 2, 3, 4, 5, 20, 21}, {1, 2, 3, 4, 5, 20, 22}}, []int{9, 9, 6, 6}, [][]int32{{1, 2, 3, 4, 5, 6, 7, 8}}, []int{0, 0, 0, 0}, []int{8, 8, 5, 5}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := sharePrefixes(c.seqs, c.from)
-			if !slices.EqualFunc(s.Prefixes, c.prefixes, slices.Equal) || !slices.Equal(s.Owner, c.owner) {
-				t.Fatalf("prefixes %v owners %v, want %v %v", s.Prefixes, s.Owner, c.prefixes, c.owner)
+			if !slices.EqualFunc(s.Prefixes, c.prefixes, slices.Equal) || !slices.Equal(s.Owner, c.owner) || !slices.Equal(s.Use, c.use) {
+				t.Fatalf("prefixes %v owners %v use %v, want %v %v %v", s.Prefixes, s.Owner, s.Use, c.prefixes, c.owner, c.use)
 			}
 			for i, x := range s.Suffixes {
-				if got := append(slices.Clone(s.Prefixes[s.Owner[i]]), x...); !slices.Equal(got, c.seqs[i]) {
+				used := s.Prefixes[s.Owner[i]][:s.Use[i]]
+				if got := append(slices.Clone(used), x...); !slices.Equal(got, c.seqs[i]) {
 					t.Errorf("sequence %d: prefix+suffix %v, want %v", i, got, c.seqs[i])
 				}
-				if len(s.Prefixes[s.Owner[i]]) >= c.from[i] {
-					t.Errorf("sequence %d: prefix of %d reaches start %d", i, len(s.Prefixes[s.Owner[i]]), c.from[i])
+				if len(used) >= c.from[i] {
+					t.Errorf("sequence %d: prefix of %d reaches start %d", i, len(used), c.from[i])
 				}
 			}
 		})
