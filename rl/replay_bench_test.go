@@ -44,7 +44,7 @@ func BenchmarkReplay(b *testing.B) {
 		f    forwarder
 	}{{"whole", plainModel{m}}, {"shared", m}} {
 		b.Run(c.name, func(b *testing.B) {
-			r := replayer{m: c.f, tok: tok, chunk: 64}
+			r := replayer{m: c.f, tok: tok, chunk: replayChunk}
 			for range b.N {
 				if _, err := r.Replay(context.Background(), reqs); err != nil {
 					b.Fatal(err)

@@ -169,7 +169,7 @@ func (t *Trainer) batch(s int, res []sample.Response, prompts []reward.Prompt, v
 		b.Tokens[i], b.Offsets[i] = r.Tokens, r.Offsets
 	}
 	if t.needs.Replay {
-		b.Replay = replayer{m: t.policy.Model, tok: t.policy.Tok, chunk: 64}
+		b.Replay = replayer{m: t.policy.Model, tok: t.policy.Tok, chunk: replayChunk}
 	}
 	if t.needs.PRM {
 		b.PRM = t.prm
