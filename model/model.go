@@ -555,8 +555,8 @@ func (m *Model) ScoreEmbeddings(ctx context.Context, emb [][][]float32) ([][]flo
 	return scores, nil
 }
 
-// pickRows copies rows of width V out of an output tensor of such rows
-// ([B, T, V] or [1, N, V], flattened), sequence i's being rows start[i] …
+// pickRows copies rows of width V out of an output tensor [B, T, V]
+// (rows counted flat, b·T + t), sequence i's being rows start[i] …
 // start[i]+n[i]−1, into one allocation (without first copying the whole
 // table, whose padding and prompt rows are not wanted) and finalizes the
 // tensor. The rows are views of that allocation, each capped at its own

@@ -18,7 +18,6 @@ func TestSharedDistributionsEqualWhole(t *testing.T) {
 	qwen3.ModelType, qwen3.HeadDim, qwen3.TieWordEmbeddings = "qwen3", 16, true
 	for name, c := range map[string]Config{"qwen2": Tiny(40), "qwen3": qwen3, "llama biases": biasedLlama()} {
 		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
 			m, err := New(c, 5)
 			if err != nil {
 				t.Fatal(err)
@@ -30,33 +29,7 @@ func TestSharedDistributionsEqualWhole(t *testing.T) {
 				Suffixes: [][]int32{{30, 31, 32}, {33}, {34, 35, 36, 37, 38, 39, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}, {14, 15, 16, 17}, {18, 19, 20, 21, 22}},
 			}
 			from := []int{8, 19, 7 + 5, 3, 18 + 2}
-			seqs := make([][]int32, len(s.Suffixes))
-			for i, x := range s.Suffixes {
-				seqs[i] = append(append([]int32(nil), s.Prefixes[s.Owner[i]]...), x...)
-			}
-			want, err := m.Distributions(ctx, seqs, from)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := m.SharedDistributions(ctx, s, from)
-			if err != nil {
-				t.Fatal(err)
-			}
-			worst := 0.0
-			for i := range want {
-				if len(got[i]) != len(want[i]) {
-					t.Fatalf("sequence %d: %d positions, want %d", i, len(got[i]), len(want[i]))
-				}
-				for r := range want[i] {
-					for v := range want[i][r] {
-						worst = math.Max(worst, math.Abs(float64(got[i][r][v]-want[i][r][v])))
-					}
-				}
-			}
-			t.Logf("max |shared − whole| probability difference: %.2e", worst)
-			if worst > 1e-5 {
-				t.Errorf("shared distributions differ from a whole pass by %.2e", worst)
-			}
+			sharedEqualsWhole(t, m, s, from)
 		})
 	}
 }
@@ -177,9 +150,25 @@ func TestSharedDistributionsPartialPrefixes(t *testing.T) {
 		Use:      []int{9, 4, 1, 3, 2},
 	}
 	from := []int{10, 6, 2, 4, 3}
+	sharedEqualsWhole(t, m, s, from)
+	for _, bad := range [][]int{{9, 4, 0, 3, 2}, {9, 4, 1, 4, 2}, {9, 4}} {
+		b := s
+		b.Use = bad
+		if _, err := m.SharedDistributions(ctx, b, from); err == nil {
+			t.Errorf("Use %v: no error", bad)
+		}
+	}
+}
+
+// sharedEqualsWhole checks SharedDistributions on s against Distributions
+// on the whole sequences (each its prefix's used start, then its suffix):
+// within 1e-5 in every probability.
+func sharedEqualsWhole(t *testing.T, m *Model, s Shared, from []int) {
+	t.Helper()
+	ctx := context.Background()
 	seqs := make([][]int32, len(s.Suffixes))
 	for i, x := range s.Suffixes {
-		seqs[i] = append(append([]int32(nil), s.Prefixes[s.Owner[i]][:s.Use[i]]...), x...)
+		seqs[i] = append(append([]int32(nil), s.Prefixes[s.Owner[i]][:s.used(i)]...), x...)
 	}
 	want, err := m.Distributions(ctx, seqs, from)
 	if err != nil {
@@ -202,13 +191,6 @@ func TestSharedDistributionsPartialPrefixes(t *testing.T) {
 	}
 	t.Logf("max |shared − whole| probability difference: %.2e", worst)
 	if worst > 1e-5 {
-		t.Errorf("partial prefixes differ from whole passes by %.2e", worst)
-	}
-	for _, bad := range [][]int{{9, 4, 0, 3, 2}, {9, 4, 1, 4, 2}, {9, 4}} {
-		b := s
-		b.Use = bad
-		if _, err := m.SharedDistributions(ctx, b, from); err == nil {
-			t.Errorf("Use %v: no error", bad)
-		}
+		t.Errorf("shared distributions differ from whole passes by %.2e", worst)
 	}
 }

@@ -147,14 +147,7 @@ func (p plainModel) Distributions(ctx context.Context, seqs [][]int32, from []in
 // (a prompt with and without each block, for a group's responses), with
 // chunks that cut runs apart.
 func TestReplayerSharesPrefixes(t *testing.T) {
-	tok, err := tokenizer.NewBytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.New(model.Tiny(tok.VocabSize()), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok, m := tinyBytesModel(t)
 	data := m.ParamData() // a fresh model is near uniform: make every weight matter
 	for i, d := range data {
 		for j := range d {
@@ -209,14 +202,7 @@ func TestReplayerSharesPrefixes(t *testing.T) {
 // TestReplayerCancelled: a cancelled replay returns the context's error
 // and no distributions, whichever of its concurrent calls saw it first.
 func TestReplayerCancelled(t *testing.T) {
-	tok, err := tokenizer.NewBytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.New(model.Tiny(tok.VocabSize()), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok, m := tinyBytesModel(t)
 	resp, _ := tok.Encode("an answer")
 	var reqs []credit.ReplayRequest
 	for i := range 12 {
@@ -236,4 +222,18 @@ func TestLengthClass(t *testing.T) {
 			t.Errorf("lengthClass(%d) = %d, want %d", c.n, got, c.want)
 		}
 	}
+}
+
+// tinyBytesModel is the byte tokenizer and a fresh Tiny model over it.
+func tinyBytesModel(t *testing.T) (*tokenizer.Bytes, *model.Model) {
+	t.Helper()
+	tok, err := tokenizer.NewBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.New(model.Tiny(tok.VocabSize()), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok, m
 }
