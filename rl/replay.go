@@ -123,15 +123,7 @@ func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][]
 	slices.SortStableFunc(rows, func(a, b int) int {
 		return cmp.Compare(lengthClass(len(s.Suffixes[a])), lengthClass(len(s.Suffixes[b])))
 	})
-	var parts [][]int
-	for start := 0; start < len(rows); {
-		end := start + 1
-		for end < len(rows) && end-start < r.chunk && lengthClass(len(s.Suffixes[rows[end]])) == lengthClass(len(s.Suffixes[rows[start]])) {
-			end++
-		}
-		parts = append(parts, rows[start:end])
-		start = end
-	}
+	parts := callParts(s, rows, r.chunk)
 	// Two calls at a time: one call leaves part of the second core idle
 	// (its small ops run on one), and the second fills it.
 	ctx, cancel := context.WithCancel(ctx)
@@ -267,6 +259,44 @@ func nestRuns(seqs [][]int32, runs []prefixRun) model.Shared {
 	}
 	flush()
 	return s
+}
+
+// callParts cuts rows (sorted positions of s, grouped by length class,
+// each prefix's rows adjacent) into calls of at most chunk rows, one
+// length class a call. A prefix runs once in every call that holds one of
+// its rows, so a call takes a prefix's rows whole when they fit: it is
+// closed early rather than split them, and rows of a prefix with more than
+// chunk rows are spread evenly over the fewest calls.
+func callParts(s model.Shared, rows []int, chunk int) [][]int {
+	var parts [][]int
+	var cur []int
+	closeCall := func() {
+		if len(cur) > 0 {
+			parts = append(parts, cur)
+			cur = nil
+		}
+	}
+	for lo := 0; lo < len(rows); {
+		hi := lo + 1 // rows[lo:hi]: one prefix's rows in one length class
+		class := lengthClass(len(s.Suffixes[rows[lo]]))
+		for hi < len(rows) && s.Owner[rows[hi]] == s.Owner[rows[lo]] && lengthClass(len(s.Suffixes[rows[hi]])) == class {
+			hi++
+		}
+		if len(cur) > 0 && (len(cur)+hi-lo > chunk || lengthClass(len(s.Suffixes[cur[0]])) != class) {
+			closeCall()
+		}
+		if n := hi - lo; n > chunk {
+			calls := (n + chunk - 1) / chunk
+			for c := range calls {
+				parts = append(parts, rows[lo+c*n/calls:lo+(c+1)*n/calls])
+			}
+		} else {
+			cur = append(cur, rows[lo:hi]...)
+		}
+		lo = hi
+	}
+	closeCall()
+	return parts
 }
 
 // lengthClass groups suffix lengths by powers of two from 128 up:

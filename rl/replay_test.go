@@ -216,6 +216,41 @@ func TestReplayerCancelled(t *testing.T) {
 	}
 }
 
+// TestCallParts: a call takes a prefix's rows whole when they fit, a
+// prefix with more rows than a call is spread evenly, and no call mixes
+// length classes.
+func TestCallParts(t *testing.T) {
+	short, long := make([]int32, 10), make([]int32, 200) // length classes 0 and 1
+	for _, c := range []struct {
+		name   string
+		owner  []int
+		suffix [][]int32
+		chunk  int
+		want   [][]int
+	}{
+		{"whole prefixes", []int{0, 0, 0, 1, 1, 1, 2, 2}, nil, 4, [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7}}},
+		{"prefixes share a call", []int{0, 0, 1, 1, 2, 2, 2}, nil, 4, [][]int{{0, 1, 2, 3}, {4, 5, 6}}},
+		{"a large prefix spread evenly", []int{0, 0, 0, 0, 0, 0, 0, 1}, nil, 3, [][]int{{0, 1}, {2, 3}, {4, 5, 6}, {7}}},
+		{"classes apart", []int{0, 0, 0, 0}, [][]int32{short, short, long, long}, 4, [][]int{{0, 1}, {2, 3}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := model.Shared{Owner: c.owner, Suffixes: c.suffix}
+			if s.Suffixes == nil {
+				for range c.owner {
+					s.Suffixes = append(s.Suffixes, short)
+				}
+			}
+			rows := make([]int, len(c.owner))
+			for i := range rows {
+				rows[i] = i
+			}
+			if got := callParts(s, rows, c.chunk); !slices.EqualFunc(got, c.want, slices.Equal) {
+				t.Errorf("callParts = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
 func TestLengthClass(t *testing.T) {
 	for _, c := range []struct{ n, want int }{{1, 0}, {128, 0}, {129, 1}, {256, 1}, {257, 2}, {512, 2}, {513, 3}, {1024, 3}} {
 		if got := lengthClass(c.n); got != c.want {
