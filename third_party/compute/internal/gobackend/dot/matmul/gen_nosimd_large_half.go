@@ -139,7 +139,7 @@ func largeNoSIMDHalfPrecision[I gotype.HalfPrecision[I], O gotype.ScalarNotCompl
 	}
 
 	// 1. Split work in workItems.
-	workChan := make(chan workItem, max(2000, 2*maxWorkers))
+	workChan := make(chan workItem, 2*maxWorkers)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		feedWorkItems(

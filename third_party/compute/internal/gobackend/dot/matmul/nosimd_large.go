@@ -134,7 +134,7 @@ func largeNoSIMDGeneric[I, O gotype.NumericNotComplex]( //alt:generic
 	}
 
 	// 1. Split work in workItems.
-	workChan := make(chan workItem, max(2000, 2*maxWorkers))
+	workChan := make(chan workItem, 2*maxWorkers)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		feedWorkItems(

@@ -192,7 +192,7 @@ func avx512LargeFloat32( //alt:f32
 	}
 
 	// 1. Split work in workItems.
-	workChan := make(chan matmul.WorkItem, max(2000, 2*maxWorkers))
+	workChan := make(chan matmul.WorkItem, 2*maxWorkers)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		matmul.FeedWorkItems(
