@@ -160,3 +160,87 @@ func TestBF16F16Adapters(t *testing.T) {
 		}
 	}
 }
+
+// TestExpFloat32s: the slice form equals ExpFloat32 bit for bit, on
+// lengths with and without a partial last vector, over the clamped range
+// and beyond it.
+func TestExpFloat32s(t *testing.T) {
+	vLen := simd.BroadcastFloat32s(0).Len()
+	for _, n := range []int{1, vLen - 1, vLen, 3*vLen + 5, 1000} {
+		in := make([]float32, n)
+		for i := range in {
+			in[i] = float32(i%251)*0.9 - 110 // −110 … 115
+		}
+		got := make([]float32, n)
+		simdmath.ExpFloat32s(in, got)
+		for i := 0; i < n; i += vLen {
+			part := make([]float32, vLen)
+			copy(part, in[i:])
+			want := make([]float32, vLen)
+			simdmath.ExpFloat32(simd.LoadFloat32s(part)).Store(want)
+			for j := 0; j < vLen && i+j < n; j++ {
+				if math.Float32bits(got[i+j]) != math.Float32bits(want[j]) {
+					t.Fatalf("n=%d: ExpFloat32s(%v) = %v, ExpFloat32 gives %v", n, in[i+j], got[i+j], want[j])
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkExpFloat32(b *testing.B) {
+	in, out := make([]float32, 1<<16), make([]float32, 1<<16)
+	for i := range in {
+		in[i] = float32(i%200)*0.1 - 15
+	}
+	vLen := simd.BroadcastFloat32s(0).Len()
+	b.Run("per-vector", func(b *testing.B) {
+		fn := simdmath.ExpFloat32
+		for b.Loop() {
+			for i := 0; i+vLen <= len(out); i += vLen {
+				fn(simd.LoadFloat32s(in[i:])).Store(out[i:])
+			}
+		}
+	})
+	b.Run("slice", func(b *testing.B) {
+		for b.Loop() {
+			simdmath.ExpFloat32s(in, out)
+		}
+	})
+	b.Run("sigmoid-per-vector", func(b *testing.B) {
+		fn := simdmath.SigmoidFloat32
+		for b.Loop() {
+			for i := 0; i+vLen <= len(out); i += vLen {
+				fn(simd.LoadFloat32s(in[i:])).Store(out[i:])
+			}
+		}
+	})
+	b.Run("sigmoid-slice", func(b *testing.B) {
+		for b.Loop() {
+			simdmath.SigmoidFloat32s(in, out)
+		}
+	})
+}
+
+// TestSigmoidFloat32s: the slice form equals SigmoidFloat32 bit for bit.
+func TestSigmoidFloat32s(t *testing.T) {
+	vLen := simd.BroadcastFloat32s(0).Len()
+	for _, n := range []int{1, vLen - 1, vLen, 3*vLen + 5, 1000} {
+		in := make([]float32, n)
+		for i := range in {
+			in[i] = float32(i%251)*0.9 - 110
+		}
+		got := make([]float32, n)
+		simdmath.SigmoidFloat32s(in, got)
+		for i := 0; i < n; i += vLen {
+			part := make([]float32, vLen)
+			copy(part, in[i:])
+			want := make([]float32, vLen)
+			simdmath.SigmoidFloat32(simd.LoadFloat32s(part)).Store(want)
+			for j := 0; j < vLen && i+j < n; j++ {
+				if math.Float32bits(got[i+j]) != math.Float32bits(want[j]) {
+					t.Fatalf("n=%d: SigmoidFloat32s(%v) = %v, SigmoidFloat32 gives %v", n, in[i+j], got[i+j], want[j])
+				}
+			}
+		}
+	}
+}

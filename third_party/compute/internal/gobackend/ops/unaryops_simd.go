@@ -244,7 +244,8 @@ func execExpSIMD(backend *gobackend.Backend, node *gobackend.Node, inputs []*gob
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		simdUnaryFloat32Split(backend, input.Flat.([]float32), output.Flat.([]float32), simdmath.ExpFloat32)
+		in, out := input.Flat.([]float32), output.Flat.([]float32)
+		splitRange(backend, len(out), 1, func(lo, hi int) { simdmath.ExpFloat32s(in[lo:hi], out[lo:hi]) })
 	case dtypes.Float64:
 		simdUnaryFloat64(input.Flat.([]float64), output.Flat.([]float64), simdmath.ExpFloat64)
 	case dtypes.BFloat16:
@@ -328,7 +329,8 @@ func execLogisticSIMD(backend *gobackend.Backend, node *gobackend.Node, inputs [
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		simdUnaryFloat32Split(backend, input.Flat.([]float32), output.Flat.([]float32), simdmath.SigmoidFloat32)
+		in, out := input.Flat.([]float32), output.Flat.([]float32)
+		splitRange(backend, len(out), 1, func(lo, hi int) { simdmath.SigmoidFloat32s(in[lo:hi], out[lo:hi]) })
 	case dtypes.Float64:
 		simdUnaryFloat64(input.Flat.([]float64), output.Flat.([]float64), simdmath.SigmoidFloat64)
 	case dtypes.BFloat16:
