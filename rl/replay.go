@@ -105,7 +105,8 @@ func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][]
 	// runs that share it. Then call by suffix length class, so a call's
 	// rows are padded to a length near their own (the sort is by content,
 	// and a long response would otherwise pad a whole call), in calls of
-	// at most chunk rows; a run split across calls runs its prefix in each.
+	// at most chunk rows that keep each prefix's rows together when they
+	// fit (callParts): a prefix split across calls runs in each.
 	order := make([]int, len(reqs)) // order[j]: the request at sorted position j
 	for i := range order {
 		order[i] = i
