@@ -1,5 +1,7 @@
 package credit
 
+func init() { Register("gdpo", newGDPO) }
+
 func newGDPO(c Config) (Method, error) {
 	if err := c.validateEps(); err != nil {
 		return nil, err

@@ -7,6 +7,11 @@ import (
 	"math"
 )
 
+func init() {
+	Register("p2t", newP2T)
+	Register("p2t-step", newP2TStep)
+}
+
 func newP2T(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validateScale(), c.validateGradient()); err != nil {
 		return nil, err

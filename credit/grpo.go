@@ -10,6 +10,8 @@ import (
 // within the group. Every token of a response gets the response's advantage.
 type grpo struct{ c Config }
 
+func init() { Register("grpo", newGRPO) }
+
 func newGRPO(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validateScale()); err != nil {
 		return nil, err

@@ -2,44 +2,35 @@ package credit
 
 import (
 	"fmt"
-	"sort"
 	"strings"
-	"sync"
+
+	"github.com/credo-rl/credo/internal/registry"
 )
 
 // sawPrefix composes SAW with any registered method: "saw+gdpo", "saw+mrtpo", …
 const sawPrefix = "saw+"
 
-// The registry is filled by init functions and only read afterwards, like
-// database/sql's drivers.
-var registry = struct {
-	sync.Mutex
-	f map[string]func(Config) (Method, error)
-}{f: map[string]func(Config) (Method, error){}}
-
-func init() {
-	Register("grpo", newGRPO)
-	Register("gdpo", newGDPO)
-	Register("span", newSpan)
-	Register("mrtpo", newMRTPO)
-	Register("p2t", newP2T)
-	Register("p2t-step", newP2TStep)
+// entry is a registered method: its constructor and the variants that
+// apply to it.
+type entry struct {
+	f        func(Config) (Method, error)
+	variants []Variant
 }
 
-// Register adds a method. Every method has the same signature; whatever it
-// needs beyond its Config comes through the Batch. A duplicate name, an empty
-// one, one starting with "saw+" or holding a "+" (New composes those) is a
+// methods is filled by the init functions of the files that define each
+// method and only read afterwards.
+var methods = registry.New[entry]("credit method")
+
+// Register adds a method with the variants (ablations) that apply to it.
+// Every method has the same signature; whatever it needs beyond its
+// Config comes through the Batch. A duplicate name, an empty one, one
+// holding a "+" (New composes those) or a nil constructor is a
 // programming error and panics.
-func Register(name string, f func(Config) (Method, error)) {
+func Register(name string, f func(Config) (Method, error), variants ...Variant) {
 	if name == "" || strings.Contains(name, "+") || f == nil {
-		panic(fmt.Sprintf("credit: cannot register method %q (empty name, %q prefix or nil constructor)", name, sawPrefix))
+		panic(fmt.Sprintf("credit: cannot register method %q (empty name, a %q in it, or a nil constructor)", name, "+"))
 	}
-	registry.Lock()
-	defer registry.Unlock()
-	if _, dup := registry.f[name]; dup {
-		panic(fmt.Sprintf("credit: method %q registered twice", name))
-	}
-	registry.f[name] = f
+	methods.Add(name, entry{f: f, variants: variants})
 }
 
 // New builds the named method from c. "saw+X" is SAW composed with any
@@ -60,17 +51,15 @@ func New(name string, c Config) (Method, error) {
 func newMethod(name string, c Config) (Method, error) {
 	rest, withSAW := strings.CutPrefix(name, sawPrefix)
 	base, _, _ := strings.Cut(rest, "+")
-	registry.Lock()
-	f, ok := registry.f[base]
-	registry.Unlock()
+	e, ok := methods.Lookup(base)
 	if !ok {
 		return nil, fmt.Errorf("unknown credit method %q (known: %s; saw+<name> for any of them; variants %s)", name, strings.Join(Names(), ", "), strings.Join(Variants(), ", "))
 	}
-	_, c, err := splitVariants(rest, c)
+	c, err := e.apply(rest, c)
 	if err != nil {
 		return nil, fmt.Errorf("credit method %q: %w", name, err)
 	}
-	m, err := f(c)
+	m, err := e.f(c)
 	if err != nil {
 		return nil, fmt.Errorf("credit method %q: %w", name, err)
 	}
@@ -84,14 +73,5 @@ func newMethod(name string, c Config) (Method, error) {
 }
 
 // Names lists the registered methods in sorted order (saw+ compositions
-// are not listed).
-func Names() []string {
-	registry.Lock()
-	defer registry.Unlock()
-	names := make([]string, 0, len(registry.f))
-	for n := range registry.f {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+// and variants are not listed).
+func Names() []string { return methods.Names() }

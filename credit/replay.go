@@ -9,6 +9,8 @@ import (
 	"github.com/credo-rl/credo/reward"
 )
 
+func init() { Register("mrtpo", newMRTPO, Shuffle, Joint) }
+
 func newMRTPO(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateReplay()); err != nil {
 		return nil, err

@@ -9,6 +9,8 @@ import (
 	"github.com/credo-rl/credo/reward"
 )
 
+func init() { Register("span", newSpan, Shuffle, WrongSpans) }
+
 func newSpan(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateSpan()); err != nil {
 		return nil, err

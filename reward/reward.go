@@ -2,10 +2,9 @@ package reward
 
 import (
 	"context"
-	"fmt"
-	"sort"
 	"strings"
-	"sync"
+
+	"github.com/credo-rl/credo/internal/registry"
 )
 
 // Prompt is one question put to the policy. Tasks create prompts; verifiers
@@ -92,43 +91,22 @@ type Reporter interface {
 // pairs (for example "url=http://localhost:8000/v1,model=judge").
 type Factory func(spec string) (Verifier, error)
 
-// The registry is filled by init functions and only read afterwards, like
+// verifiers is filled by init functions and only read afterwards, like
 // database/sql's drivers.
-var registry = struct {
-	sync.Mutex
-	f map[string]Factory
-}{f: map[string]Factory{}}
+var verifiers = registry.New[Factory]("verifier")
 
 // Register adds a verifier kind. A duplicate name is a programming error and panics.
-func Register(name string, f Factory) {
-	registry.Lock()
-	defer registry.Unlock()
-	if _, dup := registry.f[name]; dup {
-		panic(fmt.Sprintf("reward: verifier %q registered twice", name))
-	}
-	registry.f[name] = f
-}
+func Register(name string, f Factory) { verifiers.Add(name, f) }
 
 // New builds the verifier registered under name from spec. An unknown name's
 // error lists the known ones.
 func New(name, spec string) (Verifier, error) {
-	registry.Lock()
-	f, ok := registry.f[name]
-	registry.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("unknown verifier %q (known: %s)", name, strings.Join(Names(), ", "))
+	f, err := verifiers.Get(name)
+	if err != nil {
+		return nil, err
 	}
 	return f(spec)
 }
 
 // Names lists the registered verifier kinds in sorted order.
-func Names() []string {
-	registry.Lock()
-	defer registry.Unlock()
-	names := make([]string, 0, len(registry.f))
-	for n := range registry.f {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Names() []string { return verifiers.Names() }

@@ -3,10 +3,9 @@ package task
 import (
 	"fmt"
 	"math/rand/v2"
-	"sort"
-	"strings"
 	"sync"
 
+	"github.com/credo-rl/credo/internal/registry"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -120,29 +119,17 @@ type Config struct {
 	Difficulty Difficulty
 }
 
-// The registry is filled by init functions and only read afterwards.
-var registry = struct {
-	sync.Mutex
-	f map[string]func(Config) (Task, error)
-}{f: map[string]func(Config) (Task, error){}}
+// tasks is filled by init functions and only read afterwards.
+var tasks = registry.New[func(Config) (Task, error)]("task")
 
 // Register adds a task constructor. A duplicate name panics.
-func Register(name string, f func(Config) (Task, error)) {
-	registry.Lock()
-	defer registry.Unlock()
-	if _, dup := registry.f[name]; dup {
-		panic(fmt.Sprintf("task: %q registered twice", name))
-	}
-	registry.f[name] = f
-}
+func Register(name string, f func(Config) (Task, error)) { tasks.Add(name, f) }
 
 // New builds the named task. An unknown name's error lists the known ones.
 func New(name string, c Config) (Task, error) {
-	registry.Lock()
-	f, ok := registry.f[name]
-	registry.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("unknown task %q (known: %s)", name, strings.Join(Names(), ", "))
+	f, err := tasks.Get(name)
+	if err != nil {
+		return nil, err
 	}
 	t, err := f(c)
 	if err != nil {
@@ -187,13 +174,4 @@ func StepsOf(name string) (l StepLabeler, ok bool) {
 }
 
 // Names lists the registered tasks in sorted order.
-func Names() []string {
-	registry.Lock()
-	defer registry.Unlock()
-	names := make([]string, 0, len(registry.f))
-	for n := range registry.f {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Names() []string { return tasks.Names() }
