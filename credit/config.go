@@ -209,14 +209,29 @@ func (c Config) validateScaleTo() error {
 	case "", ScaleToRaw, ScaleToGRPO:
 		return nil
 	}
-	return fmt.Errorf("scale_to must be %q or %q (or empty: raw advantages), got %q", ScaleToGRPO, ScaleToRaw, c.ScaleTo)
+	return bad("scale_to", "must be %q or %q (or empty: raw advantages), got %q", ScaleToGRPO, ScaleToRaw, c.ScaleTo)
+}
+
+// An OptionError is one invalid option of Config, named by its config.json
+// key (Key "beta", Msg "must be in [0, 1] …"): a caller that names options
+// otherwise (a flag, a nested key) finds it with errors.As.
+type OptionError struct {
+	Key string
+	Msg string
+}
+
+func (e *OptionError) Error() string { return e.Key + " " + e.Msg }
+
+// bad is an OptionError for key.
+func bad(key, format string, args ...any) error {
+	return &OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func (c Config) validateEps() error {
 	if !finite(c.Eps) || c.Eps < 0 {
-		return fmt.Errorf("eps must be a finite number ≥ 0, got %v", c.Eps)
+		return bad("eps", "must be a finite number ≥ 0, got %v", c.Eps)
 	}
 	return nil
 }
@@ -226,39 +241,39 @@ func (c Config) validateScale() error {
 	case ScaleGroup, ScaleBatch, ScaleNone:
 		return nil
 	}
-	return fmt.Errorf("scale must be %q, %q or %q, got %q", ScaleGroup, ScaleBatch, ScaleNone, c.Scale)
+	return bad("scale", "must be %q, %q or %q, got %q", ScaleGroup, ScaleBatch, ScaleNone, c.Scale)
 }
 
 func (c Config) validatePlacement() error {
 	var errs []error
 	if !(c.Beta >= 0 && c.Beta <= 1) {
-		errs = append(errs, fmt.Errorf("beta must be in [0, 1] (weights are at least 1 − β), got %v", c.Beta))
+		errs = append(errs, bad("beta", "must be in [0, 1] (weights are at least 1 − β), got %v", c.Beta))
 	}
 	if c.SpanWarmup < 0 {
-		errs = append(errs, fmt.Errorf("span_warmup_steps must be ≥ 0 (0: no warm-up), got %d", c.SpanWarmup))
+		errs = append(errs, bad("span_warmup_steps", "must be ≥ 0 (0: no warm-up), got %d", c.SpanWarmup))
 	}
 	if c.ReplayWarmup < 0 {
-		errs = append(errs, fmt.Errorf("replay_warmup_steps must be ≥ 0 (0: no warm-up), got %d", c.ReplayWarmup))
+		errs = append(errs, bad("replay_warmup_steps", "must be ≥ 0 (0: no warm-up), got %d", c.ReplayWarmup))
 	}
 	if !finite(c.Kappa) || c.Kappa < 1 {
-		errs = append(errs, fmt.Errorf("kappa must be a finite number ≥ 1 (weights average to one), got %v", c.Kappa))
+		errs = append(errs, bad("kappa", "must be a finite number ≥ 1 (weights average to one), got %v", c.Kappa))
 	}
 	if c.Cap != CapSum && c.Cap != CapReward {
-		errs = append(errs, fmt.Errorf("cap must be %q (the reallocation summed over rewards) or %q (each reward's weights), got %q", CapSum, CapReward, c.Cap))
+		errs = append(errs, bad("cap", "must be %q (the reallocation summed over rewards) or %q (each reward's weights), got %q", CapSum, CapReward, c.Cap))
 	}
 	return errors.Join(errs...)
 }
 
 func (c Config) validateReplay() error {
 	if c.JS != JSFormDivergence && c.JS != JSFormDistance {
-		return fmt.Errorf("js must be %q (JS/ln 2) or %q (its square root), got %q", JSFormDivergence, JSFormDistance, c.JS)
+		return bad("js", "must be %q (JS/ln 2) or %q (its square root), got %q", JSFormDivergence, JSFormDistance, c.JS)
 	}
 	return nil
 }
 
 func (c Config) validateSpan() error {
 	if !(c.Gamma >= 0 && c.Gamma <= 1) {
-		return fmt.Errorf("gamma must be in [0, 1], got %v", c.Gamma)
+		return bad("gamma", "must be in [0, 1], got %v", c.Gamma)
 	}
 	return nil
 }
@@ -268,26 +283,26 @@ func (c Config) validateGradient() error {
 	switch c.Null {
 	case NullPad, NullMean, NullZero, NullEOS:
 	default:
-		errs = append(errs, fmt.Errorf("null must be %q, %q, %q or %q, got %q", NullPad, NullMean, NullZero, NullEOS, c.Null))
+		errs = append(errs, bad("null", "must be %q, %q, %q or %q, got %q", NullPad, NullMean, NullZero, NullEOS, c.Null))
 	}
 	switch c.Norm {
 	case NormMagnitude, NormSoftmax:
 	default:
-		errs = append(errs, fmt.Errorf("norm must be %q or %q, got %q", NormMagnitude, NormSoftmax, c.Norm))
+		errs = append(errs, bad("norm", "must be %q or %q, got %q", NormMagnitude, NormSoftmax, c.Norm))
 	}
 	if !finite(c.Temperature) || c.Temperature <= 0 {
-		errs = append(errs, fmt.Errorf("temperature must be a finite number > 0, got %v", c.Temperature))
+		errs = append(errs, bad("temperature", "must be a finite number > 0, got %v", c.Temperature))
 	}
 	if !(c.Eta >= 0 && c.Eta <= 1) {
-		errs = append(errs, fmt.Errorf("eta must be in [0, 1], got %v", c.Eta))
+		errs = append(errs, bad("eta", "must be in [0, 1], got %v", c.Eta))
 	}
 	if !finite(c.Alpha) {
-		errs = append(errs, fmt.Errorf("alpha must be a finite number, got %v", c.Alpha))
+		errs = append(errs, bad("alpha", "must be a finite number, got %v", c.Alpha))
 	}
 	switch c.StepReward {
 	case StepSigned, StepCentred, StepUnsigned:
 	default:
-		errs = append(errs, fmt.Errorf("step_reward must be %q (2R − 1), %q (R minus the group's mean) or %q (R), got %q", StepSigned, StepCentred, StepUnsigned, c.StepReward))
+		errs = append(errs, bad("step_reward", "must be %q (2R − 1), %q (R minus the group's mean) or %q (R), got %q", StepSigned, StepCentred, StepUnsigned, c.StepReward))
 	}
 	return errors.Join(errs...)
 }
@@ -296,7 +311,7 @@ func (c Config) validateSAW() error {
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(c.SAWOffsets)) {
 		if o := c.SAWOffsets[name]; !finite(o) {
-			errs = append(errs, fmt.Errorf("saw_offsets[%q] must be finite, got %v", name, o))
+			errs = append(errs, bad(fmt.Sprintf("saw_offsets[%q]", name), "must be finite, got %v", o))
 		}
 	}
 	return errors.Join(errs...)

@@ -3,6 +3,7 @@ package rl
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -275,13 +276,16 @@ func validateAdamW(o model.AdamW, lr float64) Problems {
 	return ps
 }
 
-// creditProblems names credit.Config's errors by key: each of its messages
-// starts with the field's key ("beta must be in [0, 1] …").
+// creditProblems names credit.Config's errors by key (credit.OptionError);
+// an error without one is named by "credit".
 func creditProblems(err error) Problems {
 	var ps Problems
 	for _, e := range leafErrors(err) {
-		key, msg, _ := strings.Cut(e.Error(), " ")
-		ps = append(ps, Problem{"credit." + key, msg})
+		if oe := (*credit.OptionError)(nil); errors.As(e, &oe) {
+			ps = append(ps, Problem{"credit." + oe.Key, oe.Msg})
+			continue
+		}
+		ps = append(ps, Problem{"credit", e.Error()})
 	}
 	return ps
 }
