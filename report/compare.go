@@ -27,6 +27,10 @@ type Comparison struct {
 	// the comparison has none: then every reward is counted and the
 	// threshold is Threshold.
 	Calibration *run.Calibration
+	// Baselines are the methods every other one is measured against, in
+	// column order (run.Manifest.BaselineMethods when nil); the last is
+	// the reference of the final evaluation's difference.
+	Baselines []string
 	// ScaleTo is the runs' credit.scale_to ("grpo": every method at GRPO's
 	// step size; "": raw advantages).
 	ScaleTo string
@@ -57,7 +61,7 @@ func LoadCompare(dir string) (*Comparison, error) {
 		return nil, fmt.Errorf("compare %s: compare.json lists no runs", dir)
 	}
 	c := &Comparison{Dir: dir, Task: f.Task, Methods: f.Methods, Seeds: f.Seeds, Steps: f.Steps,
-		Threshold: f.Threshold, Window: f.Window, Warmup: f.Warmup}
+		Threshold: f.Threshold, Window: f.Window, Warmup: f.Warmup, Baselines: f.BaselineMethods()}
 	c.defaults()
 	var cal run.Calibration
 	switch err := run.ReadJSON(filepath.Join(dir, run.CalibrationFile), &cal); {
@@ -133,6 +137,14 @@ func Load(dir string) (*Comparison, error) {
 		return nil, err
 	}
 	return Single(r), nil
+}
+
+// baselines is c.Baselines, or the manifest's default when nil.
+func (c *Comparison) baselines() []string {
+	if len(c.Baselines) > 0 {
+		return c.Baselines
+	}
+	return run.Manifest{}.BaselineMethods()
 }
 
 func (c *Comparison) defaults() {

@@ -118,6 +118,7 @@ func TestManifestRoundTrip(t *testing.T) {
 		Runs:         []run.ManifestRun{{Method: "grpo", Seed: 3, Dir: "runs/grpo/seed-3"}, {Method: "span", Seed: 3, Dir: "runs/span/seed-3"}},
 		Train:        json.RawMessage(`{"steps":4}`),
 		WarmupConfig: json.RawMessage(`{"steps":9}`),
+		Baselines:    []string{"grpo"},
 	}
 	requireAllSet(t, reflect.ValueOf(m), "run.Manifest")
 	dir := t.TempDir()
@@ -144,6 +145,7 @@ func TestManifestRoundTrip(t *testing.T) {
 		"Threshold": c.Threshold == m.Threshold,
 		"Window":    c.Window == m.Window,
 		"Warmup":    c.Warmup == m.Warmup,
+		"Baselines": reflect.DeepEqual(c.Baselines, m.Baselines),
 		"Runs": len(c.Runs) == 2 && c.Runs[0].Method == "grpo" && c.Runs[1].Method == "span" && c.Runs[1].Seed == 3 &&
 			c.Runs[1].Dir == filepath.Join(dir, m.Runs[1].Dir),
 	}

@@ -30,7 +30,11 @@ func makeGrid(rows []Row) grid {
 	}
 	var bases []string
 	incomplete := false
-	for _, b := range Baselines {
+	var order []string
+	if len(rows) > 0 {
+		order = rows[0].Baselines
+	}
+	for _, b := range order {
 		if slices.ContainsFunc(rows, func(r Row) bool { _, ok := r.VsBaseline[b]; return ok }) {
 			bases = append(bases, b)
 		}
@@ -44,8 +48,10 @@ func makeGrid(rows []Row) grid {
 		g.header = append(g.header, "ΔAUC vs "+b+" [95% CI]")
 	}
 	g.header = append(g.header, stepsHead, "final eval (greedy)")
-	if slices.Contains(bases, "gdpo") {
-		g.header = append(g.header, "Δ final vs gdpo [95% CI]")
+	ref := "" // the reference of the final evaluation's difference: the last baseline, when it ran
+	if len(order) > 0 && slices.Contains(bases, order[len(order)-1]) {
+		ref = order[len(order)-1]
+		g.header = append(g.header, "Δ final vs "+ref+" [95% CI]")
 	}
 	g.header = append(g.header, "mean |A|", "s/step", "credit overhead")
 	var excluded []string
@@ -67,8 +73,8 @@ func makeGrid(rows []Row) grid {
 			cells = append(cells, deltaCell(r, r.DeltaAUC, b))
 		}
 		cells = append(cells, stepsCell(r), evalCell(r))
-		if slices.Contains(bases, "gdpo") {
-			cells = append(cells, deltaCell(r, r.DeltaEval, "gdpo"))
+		if ref != "" {
+			cells = append(cells, deltaCell(r, r.DeltaEval, ref))
 		}
 		cells = append(cells, num(r.AbsAdv, 3), num(r.SecondsPerStep, 2), percent(r.CreditOverhead))
 		g.body = append(g.body, cells)

@@ -15,10 +15,6 @@ const (
 	bootstrapSeed  = 1
 )
 
-// Baselines are the response-level methods every other method's
-// steps-to-threshold is divided by, when they are in the comparison.
-var Baselines = []string{"grpo", "gdpo"}
-
 // Row is one (method, reward) line of the comparison table. A value that
 // no run logged is NaN.
 type Row struct {
@@ -41,9 +37,11 @@ type Row struct {
 	// each run's mean over steps of response/length, time/step and
 	// credit/overhead (per method: the same on each of its rewards).
 	Length, SecondsPerStep, CreditOverhead float64
-	// VsBaseline maps each baseline in the table to this row's
+	// Baselines are the comparison's baselines in column order
+	// (Comparison.Baselines); VsBaseline maps each of them in the table to this row's
 	// StepsToThreshold divided by the baseline's on the same reward (see
 	// Ratio).
+	Baselines  []string
 	VsBaseline map[string]float64
 
 	// Counted says the comparison judges methods on this reward (its
@@ -127,7 +125,8 @@ func Table(c *Comparison) []Row {
 		}
 	}
 	for i := range rows {
-		for _, b := range Baselines {
+		rows[i].Baselines = c.baselines()
+		for _, b := range rows[i].Baselines {
 			j := slices.IndexFunc(rows, func(r Row) bool { return r.Method == b && r.Reward == rows[i].Reward })
 			if j < 0 {
 				continue

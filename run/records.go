@@ -165,12 +165,26 @@ type Manifest struct {
 	// the comparison folder when the comparison made it, else absolute.
 	Warmup string        `json:"warmup"`
 	Runs   []ManifestRun `json:"runs"`
+	// Baselines are the methods every other one is measured against, in
+	// the table's column order; the last is the reference of the final
+	// evaluation's difference. A compare.json written before the field
+	// existed compared with grpo and gdpo (BaselineMethods).
+	Baselines []string `json:"baselines,omitempty"`
 	// Train is every run's training configuration (rl.Config without the
 	// method, seed, init and out each run sets), and WarmupConfig the
 	// warm-up's (rl.WarmupConfig) when the comparison made it: a compare
 	// into this folder with other settings is refused by what differs.
 	Train        json.RawMessage `json:"train,omitempty"`
 	WarmupConfig json.RawMessage `json:"warmup_config,omitempty"`
+}
+
+// BaselineMethods is m.Baselines, or grpo and gdpo, the baselines of every
+// comparison made before compare.json named its own.
+func (m Manifest) BaselineMethods() []string {
+	if len(m.Baselines) > 0 {
+		return m.Baselines
+	}
+	return []string{"grpo", "gdpo"}
 }
 
 // ManifestRun names one run of a comparison.
