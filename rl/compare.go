@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/credo-rl/credo/internal/settings"
+
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/policy"
@@ -61,24 +63,24 @@ type WarmupRecord = run.WarmupRecord[WarmupConfig, WarmupReport]
 // naming what differs (runs made with the old settings are never
 // relabelled), and a folder holding anything else is refused.
 func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option) error {
-	var ps Problems
+	var ps settings.Problems
 	if c.Out == "" {
-		ps = append(ps, Problem{"out", "a comparison folder is required"})
+		ps = append(ps, settings.Problem{Key: "out", Msg: "a comparison folder is required"})
 	}
 	if len(c.Methods) == 0 {
-		ps = append(ps, Problem{"methods", "at least one method is required"})
+		ps = append(ps, settings.Problem{Key: "methods", Msg: "at least one method is required"})
 	}
 	if c.Seeds < 1 {
-		ps = append(ps, Problem{"seeds", fmt.Sprintf("must be at least 1, got %d", c.Seeds)})
+		ps = append(ps, settings.Problem{Key: "seeds", Msg: fmt.Sprintf("must be at least 1, got %d", c.Seeds)})
 	}
 	if !(c.Threshold > 0) || math.IsInf(c.Threshold, 0) {
-		ps = append(ps, Problem{"threshold", fmt.Sprintf("must be a positive number, got %v", c.Threshold)})
+		ps = append(ps, settings.Problem{Key: "threshold", Msg: fmt.Sprintf("must be a positive number, got %v", c.Threshold)})
 	}
 	if c.Window < 1 {
-		ps = append(ps, Problem{"window", fmt.Sprintf("must be at least 1, got %d", c.Window)})
+		ps = append(ps, settings.Problem{Key: "window", Msg: fmt.Sprintf("must be at least 1, got %d", c.Window)})
 	}
 	if len(ps) > 0 {
-		return &ConfigError{ps}
+		return &settings.Error{Err: ps}
 	}
 	probe := Trainer{}
 	for _, o := range opts {
@@ -95,10 +97,10 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 	} else if abs, err := filepath.Abs(init); err == nil {
 		m.Warmup = abs
 	}
-	settings := c.Train
-	settings.Method, settings.Seed, settings.Init, settings.Out = "", 0, "", "" // each run's own
+	shared := c.Train
+	shared.Method, shared.Seed, shared.Init, shared.Out = "", 0, "", "" // each run's own
 	var err error
-	if m.Train, err = json.Marshal(settings); err != nil {
+	if m.Train, err = json.Marshal(shared); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
 	if c.Init == "" {
@@ -109,7 +111,7 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 	for _, method := range c.Methods {
 		meth, err := credit.New(method, c.Train.Credit)
 		if err != nil {
-			return &ConfigError{err}
+			return &settings.Error{Err: err}
 		}
 		if credit.RequirementsOf(meth).PRM && probe.prm == nil {
 			return configErr("method %s needs a process reward model: pass --prm DIR", method)
@@ -117,12 +119,12 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 		cfg := c.Train
 		cfg.Method, cfg.Init, cfg.Out = method, init, filepath.Join(c.Out, "x")
 		if err := cfg.Validate(); err != nil {
-			return &ConfigError{err}
+			return &settings.Error{Err: err}
 		}
 	}
 	if c.Init == "" {
 		if err := c.Warmup.Validate(); err != nil {
-			return &ConfigError{err.(Problems).Prefixed("warmup.")}
+			return &settings.Error{Err: err.(settings.Problems).Prefixed("warmup.")}
 		}
 	}
 	m.Runs = manifestRuns(m.Methods, m.Seeds)

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"time"
+
+	"github.com/credo-rl/credo/internal/settings"
 
 	"gopkg.in/yaml.v3"
 
@@ -154,11 +154,13 @@ const (
 
 // Validate checks settings that need no files; New checks the rest (the
 // task, the method's needs, the policy) before any work starts. Its error
-// is a Problems list naming each bad setting by its config.json key.
+// is a settings.Problems list naming each bad setting by its config.json key.
 func (c Config) Validate() error {
-	var ps Problems
-	bad := func(key, format string, args ...any) { ps = append(ps, Problem{key, fmt.Sprintf(format, args...)}) }
-	ps = append(ps, nonFinite(c, "")...)
+	var ps settings.Problems
+	bad := func(key, format string, args ...any) {
+		ps = append(ps, settings.Problem{Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	ps = append(ps, settings.NonFinite(c, "")...)
 	if err := c.Memory.Validate(); err != nil {
 		bad("micro_batch", "%v", err)
 	}
@@ -234,16 +236,16 @@ func (c Config) Validate() error {
 }
 
 // validateSchedule checks a learning-rate schedule (keys lr, lr_warmup_steps, lr_min_ratio).
-func validateSchedule(s Schedule) Problems {
-	var ps Problems
+func validateSchedule(s Schedule) settings.Problems {
+	var ps settings.Problems
 	if !(s.Peak > 0) {
-		ps = append(ps, Problem{"lr", fmt.Sprintf("must be positive, got %v", s.Peak)})
+		ps = append(ps, settings.Problem{Key: "lr", Msg: fmt.Sprintf("must be positive, got %v", s.Peak)})
 	}
 	if s.WarmupSteps < 0 {
-		ps = append(ps, Problem{"lr_warmup_steps", fmt.Sprintf("must be ≥ 0, got %d", s.WarmupSteps)})
+		ps = append(ps, settings.Problem{Key: "lr_warmup_steps", Msg: fmt.Sprintf("must be ≥ 0, got %d", s.WarmupSteps)})
 	}
 	if !(s.MinRatio >= 0 && s.MinRatio <= 1) {
-		ps = append(ps, Problem{"lr_min_ratio", fmt.Sprintf("must be in [0, 1], got %v", s.MinRatio)})
+		ps = append(ps, settings.Problem{Key: "lr_min_ratio", Msg: fmt.Sprintf("must be in [0, 1], got %v", s.MinRatio)})
 	}
 	return ps
 }
@@ -251,10 +253,10 @@ func validateSchedule(s Schedule) Problems {
 // validateAdamW checks the optimizer (keys optimizer.*) against the peak
 // learning rate: decoupled decay multiplies weights by 1 − lr·decay, which
 // must stay in (0, 1] or every step flips and blows the weights up.
-func validateAdamW(o model.AdamW, lr float64) Problems {
-	var ps Problems
+func validateAdamW(o model.AdamW, lr float64) settings.Problems {
+	var ps settings.Problems
 	bad := func(key, format string, args ...any) {
-		ps = append(ps, Problem{"optimizer." + key, fmt.Sprintf(format, args...)})
+		ps = append(ps, settings.Problem{Key: "optimizer." + key, Msg: fmt.Sprintf(format, args...)})
 	}
 	if !(o.Beta1 >= 0 && o.Beta1 < 1) {
 		bad("beta1", "must be in [0, 1), got %v", o.Beta1)
@@ -278,14 +280,14 @@ func validateAdamW(o model.AdamW, lr float64) Problems {
 
 // creditProblems names credit.Config's errors by key (credit.OptionError);
 // an error without one is named by "credit".
-func creditProblems(err error) Problems {
-	var ps Problems
+func creditProblems(err error) settings.Problems {
+	var ps settings.Problems
 	for _, e := range leafErrors(err) {
 		if oe := (*credit.OptionError)(nil); errors.As(e, &oe) {
-			ps = append(ps, Problem{"credit." + oe.Key, oe.Msg})
+			ps = append(ps, settings.Problem{Key: "credit." + oe.Key, Msg: oe.Msg})
 			continue
 		}
-		ps = append(ps, Problem{"credit", e.Error()})
+		ps = append(ps, settings.Problem{Key: "credit", Msg: e.Error()})
 	}
 	return ps
 }
@@ -302,92 +304,8 @@ func leafErrors(err error) []error {
 	return []error{err}
 }
 
-// Problem is one bad setting, named by its key in config.json (dotted for
-// nested settings: optimizer.weight_decay, credit.beta). Commands name it
-// by its flag instead.
-type Problem struct {
-	Key string
-	Msg string
-}
-
-func (p Problem) Error() string { return p.Key + ": " + p.Msg }
-
-// Problems is every bad setting of a configuration.
-type Problems []Problem
-
-func (ps Problems) Error() string {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
-		lines[i] = p.Error()
-	}
-	return strings.Join(lines, "\n")
-}
-
-// Prefixed is ps with every key under prefix (a nested configuration:
-// warmup.lr).
-func (ps Problems) Prefixed(prefix string) Problems {
-	out := make(Problems, len(ps))
-	for i, p := range ps {
-		out[i] = Problem{prefix + p.Key, p.Msg}
-	}
-	return out
-}
-
-// nonFinite lists every float64 setting of v (a struct, walked by its json
-// keys) that is NaN or infinite: a YAML file can hold .nan and .inf, and
-// no setting means anything at either.
-func nonFinite(v any, prefix string) Problems {
-	var ps Problems
-	var walk func(rv reflect.Value, prefix string)
-	walk = func(rv reflect.Value, prefix string) {
-		switch rv.Kind() {
-		case reflect.Float64, reflect.Float32:
-			if x := rv.Float(); math.IsNaN(x) || math.IsInf(x, 0) {
-				ps = append(ps, Problem{prefix, fmt.Sprintf("must be a finite number, got %v", x)})
-			}
-		case reflect.Map:
-			for _, k := range rv.MapKeys() {
-				walk(rv.MapIndex(k), prefix+"."+fmt.Sprint(k.Interface()))
-			}
-		case reflect.Struct:
-			for i := range rv.NumField() {
-				f := rv.Type().Field(i)
-				if !f.IsExported() {
-					continue
-				}
-				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-				switch {
-				case name == "-":
-					continue
-				case f.Anonymous && name == "":
-					walk(rv.Field(i), prefix)
-					continue
-				case name == "":
-					name = f.Name
-				}
-				if prefix != "" {
-					name = prefix + "." + name
-				}
-				walk(rv.Field(i), name)
-			}
-		}
-	}
-	walk(reflect.ValueOf(v), prefix)
-	return ps
-}
-
-// ConfigError is a configuration a run cannot start with: a bad setting,
-// an unknown name, a resume that would change what the run is. Commands
-// report it as a usage error (exit code 2).
-type ConfigError struct{ Err error }
-
-func (e *ConfigError) Error() string { return e.Err.Error() }
-func (e *ConfigError) Unwrap() error { return e.Err }
-
-// configErr wraps err as a ConfigError.
-func configErr(format string, args ...any) error {
-	return &ConfigError{fmt.Errorf(format, args...)}
-}
+// configErr is a *settings.Error with a formatted message.
+func configErr(format string, args ...any) error { return settings.Errorf(format, args...) }
 
 // LoadConfigFile fills c from a JSON or YAML file (by extension); keys not
 // in the file keep c's values, and unknown keys are an error.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/internal/settings"
+
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"
@@ -75,7 +77,7 @@ func TestRewards(t *testing.T) {
 	}
 	closed := closedURL(t)
 	_, err = Rewards(context.Background(), tk, []string{"name=format,url=" + closed + ",model=m"})
-	if ce := (*ConfigError)(nil); !errors.As(err, &ce) || !strings.Contains(err.Error(), "already the name") {
+	if ce := (*settings.Error)(nil); !errors.As(err, &ce) || !strings.Contains(err.Error(), "already the name") {
 		t.Errorf("a judge named format: %v", err)
 	}
 	_, err = Rewards(context.Background(), tk, []string{"name=q,url=" + closed + ",model=m,retries=0"})

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/internal/settings"
+
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/run"
 )
@@ -78,7 +80,7 @@ func TestResumeKeepsSavedConfig(t *testing.T) {
 	other := c
 	other.Peak, other.Group = 5e-3, 4
 	_, err := New(ctx, other, true, io.Discard)
-	var ce *ConfigError
+	var ce *settings.Error
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "lr:") || !strings.Contains(err.Error(), "group:") {
 		t.Errorf("resuming with another lr and group: %v", err)
 	}

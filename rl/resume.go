@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/credo-rl/credo/internal/settings"
+
 	"github.com/credo-rl/credo/run"
 )
 
@@ -30,8 +32,8 @@ func ResumeMayChange() []string { return slices.Clone(resumeMayChange) }
 // ResumeConflict is a resume that would change settings that make the run
 // what it is.
 type ResumeConflict struct {
-	Problems  Problems // each refused setting, with its saved and asked values
-	MayChange []string // the settings a resume may change
+	Problems  settings.Problems // each refused setting, with its saved and asked values
+	MayChange []string          // the settings a resume may change
 }
 
 func (e *ResumeConflict) Error() string {
@@ -84,8 +86,8 @@ func LoadRunConfig(dir string) (Config, error) {
 // resumeDiff compares the configuration a run is resumed with against the
 // one it was started with: the changes a resume may make, and a Problem for
 // each setting it may not change.
-func resumeDiff(saved, now Config) ([]Change, Problems) {
-	a, b := settings(saved), settings(now)
+func resumeDiff(saved, now Config) ([]Change, settings.Problems) {
+	a, b := flatSettings(saved), flatSettings(now)
 	keys := make([]string, 0, len(a)+len(b))
 	for k := range a {
 		keys = append(keys, k)
@@ -97,7 +99,7 @@ func resumeDiff(saved, now Config) ([]Change, Problems) {
 	}
 	slices.Sort(keys)
 	var changes []Change
-	var refused Problems
+	var refused settings.Problems
 	for _, k := range keys {
 		x, y := a[k], b[k]
 		if jsonText(x) == jsonText(y) {
@@ -107,14 +109,14 @@ func resumeDiff(saved, now Config) ([]Change, Problems) {
 			changes = append(changes, Change{k, x, y})
 			continue
 		}
-		refused = append(refused, Problem{k, fmt.Sprintf("the run was started with %s, not %s", jsonText(x), jsonText(y))})
+		refused = append(refused, settings.Problem{Key: k, Msg: fmt.Sprintf("the run was started with %s, not %s", jsonText(x), jsonText(y))})
 	}
 	return changes, refused
 }
 
-// settings flattens a configuration to its config.json keys (nested
+// flatSettings flattens a configuration to its config.json keys (nested
 // objects dotted: optimizer.beta1); maps and lists stay whole values.
-func settings(c Config) map[string]any {
+func flatSettings(c Config) map[string]any {
 	data, _ := json.Marshal(c)
 	var m map[string]any
 	json.Unmarshal(data, &m)

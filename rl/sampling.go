@@ -3,8 +3,9 @@ package rl
 import (
 	"context"
 
-	"github.com/credo-rl/credo/credit"
 	"time"
+
+	"github.com/credo-rl/credo/credit"
 
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/credo-rl/credo/internal/settings"
+
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/atomicfile"
 	"github.com/credo-rl/credo/internal/progress"
@@ -95,10 +97,10 @@ type checker interface {
 // the configuration it was started with: c must equal the saved one except
 // in the settings ResumeMayChange lists, and changes to those are recorded
 // in resumes.json. Resuming a folder that holds no run is an error.
-// Configuration problems are *ConfigError.
+// Configuration problems are *settings.Error.
 func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Option) (_ *Trainer, err error) {
 	if err := c.Validate(); err != nil {
-		return nil, &ConfigError{err}
+		return nil, &settings.Error{Err: err}
 	}
 	t := &Trainer{c: c, log: log}
 	for _, o := range opts {
@@ -110,18 +112,18 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		if err != nil {
 			return nil, err
 		}
-		var refused Problems
+		var refused settings.Problems
 		changes, refused = resumeDiff(saved, c)
 		if len(refused) > 0 {
-			return nil, &ConfigError{&ResumeConflict{refused, ResumeMayChange()}}
+			return nil, &settings.Error{Err: &ResumeConflict{refused, ResumeMayChange()}}
 		}
 	} else if st, err := os.Stat(c.Out); err == nil && !st.IsDir() {
-		return nil, &ConfigError{Problems{{"out", c.Out + " is a file, not a run directory"}}}
+		return nil, &settings.Error{Err: settings.Problems{{Key: "out", Msg: c.Out + " is a file, not a run directory"}}}
 	} else if entries, _ := os.ReadDir(c.Out); len(entries) > 0 {
 		return nil, configErr("run directory %s is not empty: pass --resume to continue it, or choose another --out", c.Out)
 	}
 	if t.task, err = NewTask(c.Task, c.TaskSeed, c.Difficulty); err != nil {
-		return nil, &ConfigError{err}
+		return nil, &settings.Error{Err: err}
 	}
 	defer func() {
 		if cl, ok := t.task.(io.Closer); ok && err != nil {
@@ -129,7 +131,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		}
 	}()
 	if t.method, err = credit.New(c.Method, c.Credit); err != nil {
-		return nil, &ConfigError{err}
+		return nil, &settings.Error{Err: err}
 	}
 	t.needs = credit.RequirementsOf(t.method)
 	if t.needs.PRM && t.prm == nil {
@@ -153,7 +155,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	}
 	for name := range c.Weights {
 		if !hasReward(t.rewards, name) {
-			return nil, &ConfigError{Problems{{"reward_weights." + name, fmt.Sprintf("%q is not a reward of task %s (rewards: %s)", name, c.Task, rewardNames(t.rewards))}}}
+			return nil, &settings.Error{Err: settings.Problems{{Key: "reward_weights." + name, Msg: fmt.Sprintf("%q is not a reward of task %s (rewards: %s)", name, c.Task, rewardNames(t.rewards))}}}
 		}
 	}
 	t.verifyErrors = make([]int, len(t.rewards))
@@ -174,7 +176,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	if c.KLBeta > 0 {
 		ref, err := policy.Load(c.Init)
 		if err != nil {
-			return nil, &ConfigError{Problems{{"init", "the reference policy of the KL term: " + err.Error()}}}
+			return nil, &settings.Error{Err: settings.Problems{{Key: "init", Msg: "the reference policy of the KL term: " + err.Error()}}}
 		}
 		t.ref = ref.Model
 	}
@@ -215,11 +217,11 @@ func TaskRewards(tk task.Task, judges []string) ([]reward.Verifier, error) {
 	for _, spec := range judges {
 		v, err := reward.New("judge", spec)
 		if err != nil {
-			return nil, &ConfigError{fmt.Errorf("judge %q: %w", spec, err)}
+			return nil, &settings.Error{Err: fmt.Errorf("judge %q: %w", spec, err)}
 		}
 		for _, w := range vs {
 			if w.Name() == v.Name() {
-				return nil, &ConfigError{fmt.Errorf("judge %q: its name %q is already the name of a reward of task %s (rewards: %s): give the judge another name=", spec, v.Name(), tk.Name(), rewardNames(vs))}
+				return nil, &settings.Error{Err: fmt.Errorf("judge %q: its name %q is already the name of a reward of task %s (rewards: %s): give the judge another name=", spec, v.Name(), tk.Name(), rewardNames(vs))}
 			}
 		}
 		vs = append(vs, v)
@@ -246,15 +248,15 @@ func CheckVerifiers(ctx context.Context, vs []reward.Verifier) error {
 func (t *Trainer) startPolicy() error {
 	p, err := policy.Load(t.c.Init)
 	if err != nil {
-		return &ConfigError{Problems{{"init", err.Error()}}}
+		return &settings.Error{Err: settings.Problems{{Key: "init", Msg: err.Error()}}}
 	}
 	t.policy = p
 	t.opt, err = model.NewTrainer(p.Model, t.c.Optimizer, t.loss)
 	if err != nil {
-		return &ConfigError{err}
+		return &settings.Error{Err: err}
 	}
 	if err := t.opt.SetMemory(t.c.Memory); err != nil {
-		return &ConfigError{err}
+		return &settings.Error{Err: err}
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/credo-rl/credo/internal/settings"
+
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/policy"
@@ -56,9 +58,11 @@ func DefaultWarmup() WarmupConfig {
 // Validate checks the settings that need no files, naming each bad one by
 // its warmup.json key (demo.* and eval.* nested); WarmUp checks the rest.
 func (c WarmupConfig) Validate() error {
-	var ps Problems
-	bad := func(key, format string, args ...any) { ps = append(ps, Problem{key, fmt.Sprintf(format, args...)}) }
-	ps = append(ps, nonFinite(c, "")...)
+	var ps settings.Problems
+	bad := func(key, format string, args ...any) {
+		ps = append(ps, settings.Problem{Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	ps = append(ps, settings.NonFinite(c, "")...)
 	if err := c.Memory.Validate(); err != nil {
 		bad("micro_batch", "%v", err)
 	}
@@ -130,18 +134,18 @@ type WarmupReport struct {
 func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*policy.Policy, WarmupReport, error) {
 	var rep WarmupReport
 	if err := c.Validate(); err != nil {
-		return nil, rep, &ConfigError{err}
+		return nil, rep, &settings.Error{Err: err}
 	}
 	t, err := NewTask(c.Task, c.TaskSeed, c.Difficulty)
 	if err != nil {
-		return nil, rep, &ConfigError{err}
+		return nil, rep, &settings.Error{Err: err}
 	}
 	p, err := initPolicy(c)
 	if err != nil && c.Init != "" {
-		return nil, rep, &ConfigError{Problems{{"init", err.Error()}}}
+		return nil, rep, &settings.Error{Err: settings.Problems{{Key: "init", Msg: err.Error()}}}
 	}
 	if err != nil {
-		return nil, rep, &ConfigError{err}
+		return nil, rep, &settings.Error{Err: err}
 	}
 	demos := t.Demos(c.Demos, c.Seed, c.Demo)
 	seqs, masks, skipped := demoSequences(demos, p.Tok, p.Model.Config.MaxPositionEmbeddings)
@@ -158,7 +162,7 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 		return nil, rep, err
 	}
 	if err := tr.SetMemory(c.Memory); err != nil {
-		return nil, rep, &ConfigError{err}
+		return nil, rep, &settings.Error{Err: err}
 	}
 	rng := rand.New(rand.NewPCG(c.Seed, 0x5f7))
 	order := rng.Perm(len(seqs))
@@ -247,13 +251,13 @@ func initPolicy(c WarmupConfig) (*policy.Policy, error) {
 func freshTokenizer(size, dir string) (tokenizer.Tokenizer, error) {
 	if dir == "" {
 		if size == "qwen-small" {
-			return nil, Problems{{"tokenizer", "size qwen-small reads and writes with the Qwen3 tokenizer: pass its folder (tokenizer.json, tokenizer_config.json), such as ../shared/data/tokenizers/qwen3"}}
+			return nil, settings.Problems{{Key: "tokenizer", Msg: "size qwen-small reads and writes with the Qwen3 tokenizer: pass its folder (tokenizer.json, tokenizer_config.json), such as ../shared/data/tokenizers/qwen3"}}
 		}
 		return tokenizer.NewBytes()
 	}
 	tok, err := tokenizer.Load(dir)
 	if err != nil {
-		return nil, Problems{{"tokenizer", err.Error()}}
+		return nil, settings.Problems{{Key: "tokenizer", Msg: err.Error()}}
 	}
 	return tok, nil
 }

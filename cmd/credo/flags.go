@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/credo-rl/credo/internal/settings"
+
 	"github.com/credo-rl/credo/rl"
 )
 
@@ -175,7 +177,7 @@ func (f *flags) help(w io.Writer) {
 // name the flags that set them (settings with no flag keep their config
 // key, as in a --config file). Other errors pass unchanged.
 func (f *flags) explain(err error) error {
-	var ce *rl.ConfigError
+	var ce *settings.Error
 	if err == nil || !errors.As(err, &ce) {
 		return err
 	}
@@ -188,7 +190,7 @@ func (f *flags) explain(err error) error {
 		return usageError{fmt.Errorf("%s\n(a resumed run keeps the settings it was started with: leave those flags out; only %s may change)",
 			f.problems(rc.Problems), strings.Join(may, ", "))}
 	}
-	var ps rl.Problems
+	var ps settings.Problems
 	if errors.As(err, &ps) {
 		return usageError{errors.New(f.problems(ps))}
 	}
@@ -208,7 +210,7 @@ func (f *flags) name(key string) string {
 	return key
 }
 
-func (f *flags) problems(ps rl.Problems) string {
+func (f *flags) problems(ps settings.Problems) string {
 	lines := make([]string, len(ps))
 	for i, p := range ps {
 		lines[i] = f.name(p.Key) + ": " + p.Msg

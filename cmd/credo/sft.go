@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/credo-rl/credo/internal/settings"
+
 	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/run"
 )
@@ -32,7 +34,7 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if err := c.Validate(); err != nil {
-		return fs.explain(&rl.ConfigError{Err: err})
+		return fs.explain(&settings.Error{Err: err})
 	}
 	_, rep, err := rl.WarmUp(ctx, c, *out, stderr)
 	if err != nil {
