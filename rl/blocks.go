@@ -10,6 +10,7 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/task"
 	"github.com/credo-rl/credo/tokenizer"
 )
@@ -83,10 +84,28 @@ type blockItem struct {
 }
 
 func blockDiagnostic(ctx context.Context, rp credit.Replayer, tok tokenizer.Tokenizer, t task.Task, n int) (BlockReport, error) {
-	var rep BlockReport
+	items, err := blockItems(ctx, tok, t, n)
+	if err != nil {
+		return BlockReport{}, err
+	}
+	reqs, start := blockRequests(items)
+	out, err := rp.Replay(ctx, reqs)
+	if err != nil {
+		return BlockReport{}, fmt.Errorf("block diagnostic: %w", err)
+	}
+	if len(out) != len(reqs) {
+		return BlockReport{}, fmt.Errorf("block diagnostic: %d answers for %d requests", len(out), len(reqs))
+	}
+	return blockSummary(items, t.Rewards(), out, start), nil
+}
+
+// blockItems are the first n test prompts of t that have a reference
+// response, each with its blocks: the Info of the reference's verdicts,
+// in reward order. Fewer than two is an error.
+func blockItems(ctx context.Context, tok tokenizer.Tokenizer, t task.Task, n int) ([]blockItem, error) {
 	ref, ok := t.(task.Referencer)
 	if !ok {
-		return rep, fmt.Errorf("block diagnostic: task %s writes no reference responses", t.Name())
+		return nil, fmt.Errorf("block diagnostic: task %s writes no reference responses", t.Name())
 	}
 	rewards := t.Rewards()
 	var items []blockItem
@@ -100,7 +119,7 @@ func blockDiagnostic(ctx context.Context, rp credit.Replayer, tok tokenizer.Toke
 		for k, v := range rewards {
 			d, err := v.Verify(ctx, pr, resp)
 			if err != nil {
-				return rep, fmt.Errorf("block diagnostic: %s on %s: %w", v.Name(), pr.ID, err)
+				return nil, fmt.Errorf("block diagnostic: %s on %s: %w", v.Name(), pr.ID, err)
 			}
 			it.blocks[k] = d.Info
 		}
@@ -109,13 +128,21 @@ func blockDiagnostic(ctx context.Context, rp credit.Replayer, tok tokenizer.Toke
 		items = append(items, it)
 	}
 	if len(items) < 2 {
-		return rep, fmt.Errorf("block diagnostic: %d of %d test prompts have a reference, need 2", len(items), n)
+		return nil, fmt.Errorf("block diagnostic: %d of %d test prompts have a reference, need 2", len(items), n)
 	}
-	// Requests per item: none, right, wrong, placebo, full + placebo, then
-	// full without block k for each k with a block.
-	const fixed = 5
-	var reqs []credit.ReplayRequest
-	start := make([]int, len(items))
+	return items, nil
+}
+
+// blockFixed is the number of requests every item makes first: its
+// prompt alone, with its own blocks (full), with another prompt's blocks
+// (wrong), with the placebo block alone, and full + placebo; then full
+// without block k, for each k with a block.
+const blockFixed = 5
+
+// blockRequests lists every item's replays; start[i] is item i's first.
+// An item's wrong blocks are those of the next item whose blocks differ.
+func blockRequests(items []blockItem) (reqs []credit.ReplayRequest, start []int) {
+	start = make([]int, len(items))
 	for i, it := range items {
 		full := task.Compose(it.base, it.blocks)
 		wrong := it.blocks
@@ -138,13 +165,12 @@ func blockDiagnostic(ctx context.Context, rp credit.Replayer, tok tokenizer.Toke
 			}
 		}
 	}
-	out, err := rp.Replay(ctx, reqs)
-	if err != nil {
-		return rep, fmt.Errorf("block diagnostic: %w", err)
-	}
-	if len(out) != len(reqs) {
-		return rep, fmt.Errorf("block diagnostic: %d answers for %d requests", len(out), len(reqs))
-	}
+	return reqs, start
+}
+
+// blockSummary is the report from the replays blockRequests asked for.
+func blockSummary(items []blockItem, rewards []reward.Verifier, out [][][]float32, start []int) BlockReport {
+	var rep BlockReport
 	var lp [4]float64
 	var placebo float64
 	js := map[string]float64{}
@@ -154,7 +180,7 @@ func blockDiagnostic(ctx context.Context, rp credit.Replayer, tok tokenizer.Toke
 			lp[c] += logProb(out[r+c], it.tokens)
 		}
 		placebo += meanJS(out[r+1], out[r+4]) * float64(len(it.tokens))
-		w := r + fixed
+		w := r + blockFixed
 		for k := range it.blocks {
 			if it.blocks[k] != "" {
 				js[rewards[k].Name()] += meanJS(out[r+1], out[w]) * float64(len(it.tokens))
@@ -172,7 +198,7 @@ func blockDiagnostic(ctx context.Context, rp credit.Replayer, tok tokenizer.Toke
 	for k, v := range js {
 		rep.ReplayJS[k] = v / T
 	}
-	return rep, nil
+	return rep
 }
 
 // logProb is Σ_t ln dist[t][tokens[t]] (a zero probability counts as

@@ -171,6 +171,16 @@ func verifyChecksums(dir string, log io.Writer) error {
 	return nil
 }
 
+// LatestStep is the step of the newest complete checkpoint of the run in
+// dir, 0 when it has none.
+func LatestStep(dir string) (int, error) {
+	st, err := checkpointSteps(filepath.Join(dir, "checkpoints"))
+	if err != nil || len(st) == 0 {
+		return 0, err
+	}
+	return st[len(st)-1], nil
+}
+
 // checkpointSteps lists the complete checkpoints under root, oldest first.
 func checkpointSteps(root string) ([]int, error) {
 	entries, err := os.ReadDir(root)

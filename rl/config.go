@@ -190,8 +190,8 @@ func (c Config) Validate() error {
 	if !(c.TopP > 0 && c.TopP <= 1) {
 		bad("top_p", "must be in (0, 1], got %v", c.TopP)
 	}
-	ps = append(ps, validateSchedule(c.Schedule)...)
-	ps = append(ps, validateAdamW(c.Optimizer, c.Peak)...)
+	ps = append(ps, ValidateSchedule(c.Schedule)...)
+	ps = append(ps, ValidateAdamW(c.Optimizer, c.Peak)...)
 	if !(c.ClipLow >= 0 && c.ClipLow < 1) {
 		bad("clip_low", "must be in [0, 1), got %v", c.ClipLow)
 	}
@@ -235,8 +235,8 @@ func (c Config) Validate() error {
 	return ps
 }
 
-// validateSchedule checks a learning-rate schedule (keys lr, lr_warmup_steps, lr_min_ratio).
-func validateSchedule(s Schedule) settings.Problems {
+// ValidateSchedule checks a learning-rate schedule (keys lr, lr_warmup_steps, lr_min_ratio).
+func ValidateSchedule(s Schedule) settings.Problems {
 	var ps settings.Problems
 	if !(s.Peak > 0) {
 		ps = append(ps, settings.Problem{Key: "lr", Msg: fmt.Sprintf("must be positive, got %v", s.Peak)})
@@ -250,10 +250,10 @@ func validateSchedule(s Schedule) settings.Problems {
 	return ps
 }
 
-// validateAdamW checks the optimizer (keys optimizer.*) against the peak
+// ValidateAdamW checks the optimizer (keys optimizer.*) against the peak
 // learning rate: decoupled decay multiplies weights by 1 − lr·decay, which
 // must stay in (0, 1] or every step flips and blows the weights up.
-func validateAdamW(o model.AdamW, lr float64) settings.Problems {
+func ValidateAdamW(o model.AdamW, lr float64) settings.Problems {
 	var ps settings.Problems
 	bad := func(key, format string, args ...any) {
 		ps = append(ps, settings.Problem{Key: "optimizer." + key, Msg: fmt.Sprintf(format, args...)})

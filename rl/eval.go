@@ -51,36 +51,17 @@ func (r EvalResult) ErrorShare() (float64, string) {
 // c.Samples > 0, by sampling at temperature 1, and averages each reward.
 func Evaluate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Verifier, c EvalConfig) (EvalResult, error) {
 	prompts := make([]task.Prompt, c.Prompts)
-	texts := make([]string, c.Prompts)
 	for i := range prompts {
 		prompts[i] = t.Prompt(task.Test, i)
-		texts[i] = prompts[i].Text
 	}
 	res := EvalResult{Verdicts: map[string]int{}}
 	run := func(group int, sc sample.Config) (map[string]float64, error) {
-		out, err := p.Generate(ctx, texts, group, sc)
-		if err != nil {
+		ro, err := Rollout(ctx, p, prompts, group, sc, vs, Verify{Workers: c.Workers, Timeout: c.Timeout})
+		if err != nil && ro.Responses == nil { // sampling failed
 			return nil, fmt.Errorf("evaluate: %w", err)
 		}
-		ps := make([]task.Prompt, len(out))
-		resp := make([]string, len(out))
-		for i, r := range out {
-			ps[i], resp[i] = prompts[r.Prompt], r.Text
-		}
-		verdicts, failed := verifyAll(ctx, vs, ps, resp, c.Workers, c.Timeout)
-		n, last := failureCounts(failed, len(vs))
-		for k, v := range vs {
-			res.Verdicts[v.Name()] += len(verdicts[k])
-			if n[k] == 0 {
-				continue
-			}
-			if res.Errors == nil {
-				res.Errors, res.LastError = map[string]int{}, map[string]string{}
-			}
-			res.Errors[v.Name()] += n[k]
-			res.LastError[v.Name()] = last[k].Error()
-		}
-		return meanScores(vs, verdicts), ctx.Err()
+		res.count(vs, ro)
+		return meanScores(vs, ro.Verdicts), err
 	}
 	var err error
 	if res.Greedy, err = run(1, sample.Config{MaxTokens: c.MaxTokens, Temperature: 0, TopP: 1}); err != nil {
@@ -92,6 +73,24 @@ func Evaluate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Ve
 		}
 	}
 	return res, nil
+}
+
+// count adds ro's verdicts and failures to r's counts, by reward.
+func (r *EvalResult) count(vs []reward.Verifier, ro Rollouts) {
+	n, last := failureCounts(ro.Failures, len(vs))
+	for k, v := range vs {
+		if k < len(ro.Verdicts) {
+			r.Verdicts[v.Name()] += len(ro.Verdicts[k])
+		}
+		if n[k] == 0 {
+			continue
+		}
+		if r.Errors == nil {
+			r.Errors, r.LastError = map[string]int{}, map[string]string{}
+		}
+		r.Errors[v.Name()] += n[k]
+		r.LastError[v.Name()] = last[k].Error()
+	}
 }
 
 // meanScores averages each reward's scores, leaving out skipped verdicts.

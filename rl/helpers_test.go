@@ -5,12 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
-	"github.com/credo-rl/credo/model"
-	"github.com/credo-rl/credo/policy"
-	"github.com/credo-rl/credo/tokenizer"
+	"github.com/credo-rl/credo/internal/testpolicy"
 
 	_ "github.com/credo-rl/credo/task/arith"
 	_ "github.com/credo-rl/credo/task/ifeval"
@@ -18,42 +15,8 @@ import (
 	_ "github.com/credo-rl/credo/task/toolcall"
 )
 
-var microOnce struct {
-	sync.Once
-	dir string
-	err error
-}
-
-// microPolicy is a fresh tiny policy saved once per test binary: enough to
-// run every part of the loop in a fraction of a second per step.
-func microPolicy(t testing.TB) string {
-	t.Helper()
-	microOnce.Do(func() {
-		tok, err := tokenizer.NewBytes()
-		if err != nil {
-			microOnce.err = err
-			return
-		}
-		c := model.Tiny(tok.VocabSize())
-		c.MaxPositionEmbeddings = 1024
-		m, err := model.New(c, 3)
-		if err != nil {
-			microOnce.err = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "credo-rl-test")
-		if err != nil {
-			microOnce.err = err
-			return
-		}
-		microOnce.dir = filepath.Join(dir, "micro")
-		microOnce.err = (&policy.Policy{Model: m, Tok: tok}).Save(microOnce.dir)
-	})
-	if microOnce.err != nil {
-		t.Fatal(microOnce.err)
-	}
-	return microOnce.dir
-}
+// microPolicy is a fresh tiny policy saved once per test binary.
+func microPolicy(t testing.TB) string { return testpolicy.Dir(t) }
 
 // microConfig is a run of a few seconds on the micro policy.
 func microConfig(t testing.TB, taskName, method string) Config {
@@ -79,8 +42,6 @@ func newTrainer(t testing.TB, c Config, resume bool, opts ...Option) *Trainer {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if microOnce.dir != "" {
-		os.RemoveAll(filepath.Dir(microOnce.dir))
-	}
+	testpolicy.Remove()
 	os.Exit(code)
 }

@@ -119,7 +119,7 @@ func TestResumeKeepsSavedConfig(t *testing.T) {
 // TestNonFiniteRunStops: a learning rate that overflows every update
 // (issue 14: --lr 3e38 made every weight NaN at step 0, later steps were
 // skipped, and the run saved an all-NaN checkpoint and exited 0) stops the
-// run with an error after maxSkippedSteps steps, and no checkpoint holds a
+// run with an error after MaxSkippedSteps steps, and no checkpoint holds a
 // non-finite number.
 func TestNonFiniteRunStops(t *testing.T) {
 	c := microConfig(t, "toolcall", "gdpo")
@@ -129,8 +129,8 @@ func TestNonFiniteRunStops(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "no update could be applied") {
 		t.Fatalf("run with lr 3e38: %v", err)
 	}
-	if tr.Step() != maxSkippedSteps {
-		t.Errorf("stopped after %d steps, want %d", tr.Step(), maxSkippedSteps)
+	if tr.Step() != MaxSkippedSteps {
+		t.Errorf("stopped after %d steps, want %d", tr.Step(), MaxSkippedSteps)
 	}
 	for _, w := range tr.policy.Model.ParamData() {
 		for _, x := range w {

@@ -71,43 +71,63 @@ type replayer struct {
 // (sharePrefixes), each run's prefix runs once per call, and calls group
 // rows of similar suffix length (lengthClass), so few are padded far.
 func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][][]float32, error) {
+	seqs, from, err := r.sequences(reqs)
+	if err != nil {
+		return nil, err
+	}
+	sh, shares := r.m.(sharer)
+	if len(from) == 0 || slices.Min(from) < 2 { // a one-token prompt leaves no prefix to share
+		shares = false
+	}
+	if !shares {
+		return r.whole(ctx, seqs, from)
+	}
+	return r.shared(ctx, sh, seqs, from)
+}
+
+// sequences renders each request's prompt, appends its response and says
+// where the response starts. A prompt too long for the context loses its
+// oldest tokens.
+func (r replayer) sequences(reqs []credit.ReplayRequest) (seqs [][]int32, from []int, err error) {
 	maxLen := r.m.ContextLength()
-	seqs := make([][]int32, len(reqs))
-	from := make([]int, len(reqs))
+	seqs, from = make([][]int32, len(reqs)), make([]int, len(reqs))
 	for i, req := range reqs {
 		prompt := r.tok.EncodePrompt(req.Prompt)
 		if over := len(prompt) + len(req.Response) - maxLen; over > 0 {
 			if over >= len(prompt) {
-				return nil, fmt.Errorf("replay: a response of %d tokens does not fit the context of %d", len(req.Response), maxLen)
+				return nil, nil, fmt.Errorf("replay: a response of %d tokens does not fit the context of %d", len(req.Response), maxLen)
 			}
 			prompt = prompt[over:]
 		}
 		seqs[i] = append(append([]int32(nil), prompt...), req.Response...)
 		from[i] = len(prompt)
 	}
-	out := make([][][]float32, len(reqs))
-	sh, shares := r.m.(sharer)
-	if len(from) == 0 || slices.Min(from) < 2 { // a one-token prompt leaves no prefix to share
-		shares = false
-	}
-	if !shares {
-		for start := 0; start < len(reqs); start += r.chunk {
-			end := min(start+r.chunk, len(reqs))
-			dist, err := r.m.Distributions(ctx, seqs[start:end], from[start:end])
-			if err != nil {
-				return nil, fmt.Errorf("replay: %w", err)
-			}
-			copy(out[start:end], dist)
+	return seqs, from, nil
+}
+
+// whole replays sequences as they are, chunk at a time.
+func (r replayer) whole(ctx context.Context, seqs [][]int32, from []int) ([][][]float32, error) {
+	out := make([][][]float32, len(seqs))
+	for start := 0; start < len(seqs); start += r.chunk {
+		end := min(start+r.chunk, len(seqs))
+		dist, err := r.m.Distributions(ctx, seqs[start:end], from[start:end])
+		if err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
 		}
-		return out, nil
+		copy(out[start:end], dist)
 	}
-	// Sorted, sequences with a common prefix are adjacent: cut them into
-	// runs that share it. Then call by suffix length class, so a call's
-	// rows are padded to a length near their own (the sort is by content,
-	// and a long response would otherwise pad a whole call), in calls of
-	// at most chunk rows that keep each prefix's rows together when they
-	// fit (callParts): a prefix split across calls runs in each.
-	order := make([]int, len(reqs)) // order[j]: the request at sorted position j
+	return out, nil
+}
+
+// shared replays sequences with their common prefixes run once. Sorted,
+// sequences with a common prefix are adjacent: they are cut into runs
+// that share it, then called by suffix length class, so a call's rows
+// are padded to a length near their own (the sort is by content, and a
+// long response would otherwise pad a whole call), in calls of at most
+// chunk rows that keep each prefix's rows together when they fit
+// (callParts): a prefix split across calls runs in each.
+func (r replayer) shared(ctx context.Context, sh sharer, seqs [][]int32, from []int) ([][][]float32, error) {
+	order := make([]int, len(seqs)) // order[j]: the request at sorted position j
 	for i := range order {
 		order[i] = i
 	}
@@ -124,15 +144,38 @@ func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][]
 	slices.SortStableFunc(rows, func(a, b int) int {
 		return cmp.Compare(lengthClass(len(s.Suffixes[a])), lengthClass(len(s.Suffixes[b])))
 	})
-	parts := callParts(s, rows, r.chunk)
-	// Two calls at a time: one call leaves part of the second core idle
-	// (its small ops run on one), and the second fills it.
+	out := make([][][]float32, len(seqs))
+	err := concurrently(ctx, callParts(s, rows, r.chunk), func(ctx context.Context, part []int) error {
+		starts := make([]int, len(part))
+		for k, j := range part {
+			starts[k] = at[j]
+		}
+		dist, err := sh.SharedDistributions(ctx, s.Select(part), starts)
+		if err != nil {
+			return fmt.Errorf("replay: %w", err)
+		}
+		for k, j := range part {
+			out[order[j]] = dist[k]
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// concurrently runs call on every part, concurrentCalls at a time: one
+// call leaves part of the second core idle (its small ops run on one), and
+// the second fills it. The first failure cancels the calls after it and is
+// the one returned; ctx's error is returned when it ends first.
+func concurrently(ctx context.Context, parts [][]int, call func(context.Context, []int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
-		firstErr error // the first failure; the calls it cancels fail after it
+		firstErr error
 	)
 	slots := make(chan struct{}, concurrentCalls)
 	for _, part := range parts {
@@ -142,33 +185,21 @@ func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][]
 			if ctx.Err() != nil {
 				return
 			}
-			starts := make([]int, len(part))
-			for k, j := range part {
-				starts[k] = at[j]
-			}
-			dist, err := sh.SharedDistributions(ctx, s.Select(part), starts)
-			if err != nil {
+			if err := call(ctx, part); err != nil {
 				mu.Lock()
 				if firstErr == nil {
-					firstErr = fmt.Errorf("replay: %w", err)
+					firstErr = err
 				}
 				mu.Unlock()
 				cancel()
-				return
-			}
-			for k, j := range part {
-				out[order[j]] = dist[k]
 			}
 		})
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return nil, firstErr
+		return firstErr
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return ctx.Err()
 }
 
 // sharePrefixes cuts sorted sequences into runs that share a prefix and

@@ -50,22 +50,22 @@ func TestDynamicSampling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(kept.prompts) != 4 || len(kept.res) != 16 || len(kept.verdicts[0]) != 16 {
-		t.Fatalf("kept %d groups (%d responses), want 4 (16)", len(kept.prompts), len(kept.res))
+	if len(kept.Prompts) != 4 || len(kept.Responses) != 16 || len(kept.Verdicts[0]) != 16 {
+		t.Fatalf("kept %d groups (%d responses), want 4 (16)", len(kept.Prompts), len(kept.Responses))
 	}
 	varies := kept.varyingGroups()
-	for g, p := range kept.prompts {
+	for g, p := range kept.Prompts {
 		if p.Ref.(int)%2 == 0 || !varies[g] {
 			t.Errorf("kept group %d (prompt %s) has no variance", g, p.ID)
 		}
-		for i, r := range kept.res {
-			if r.Prompt == g && kept.respPrompts[i].ID != p.ID {
-				t.Errorf("response %d of group %d answers %s", i, g, kept.respPrompts[i].ID)
+		for i, r := range kept.Responses {
+			if r.Prompt == g && kept.PromptOf(i).ID != p.ID {
+				t.Errorf("response %d of group %d answers %s", i, g, kept.PromptOf(i).ID)
 			}
 		}
 	}
 	before, after := m[run.RewardKey("half", "frac_reward_zero_std")], m[run.RewardKey("half", "frac_reward_zero_std_kept")]
-	if after != 0 || before < 0.4 || m["sampling/kept"] != 4 || m["sampling/groups"] != float64(len(all.prompts)) || m["sampling/rounds"] < 2 {
+	if after != 0 || before < 0.4 || m["sampling/kept"] != 4 || m["sampling/groups"] != float64(len(all.Prompts)) || m["sampling/rounds"] < 2 {
 		t.Errorf("metrics %v", m)
 	}
 	// The first round is what a run without the filter samples.
@@ -76,11 +76,11 @@ func TestDynamicSampling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(plain.prompts) != 4 || len(kept2.prompts) != 4 || len(m2) != 0 {
-		t.Fatalf("without the filter: %d groups sampled, %d kept, metrics %v", len(plain.prompts), len(kept2.prompts), m2)
+	if len(plain.Prompts) != 4 || len(kept2.Prompts) != 4 || len(m2) != 0 {
+		t.Fatalf("without the filter: %d groups sampled, %d kept, metrics %v", len(plain.Prompts), len(kept2.Prompts), m2)
 	}
-	for i := range plain.res {
-		if plain.texts[i] != all.texts[i] || plain.respPrompts[i].ID != all.respPrompts[i].ID {
+	for i := range plain.Responses {
+		if plain.Responses[i].Text != all.Responses[i].Text || plain.PromptOf(i).ID != all.PromptOf(i).ID {
 			t.Fatalf("response %d differs from the unfiltered run's first round", i)
 		}
 	}

@@ -30,130 +30,169 @@ type stepRecord struct {
 	lastError                 []error
 }
 
-// stepSeed derives the seed of step s from the run's seed, so a resumed
+// StepSeed derives the seed of step s from the run's seed, so a resumed
 // run samples exactly what an uninterrupted one would have.
-func stepSeed(seed uint64, s int) uint64 {
+func StepSeed(seed uint64, s int) uint64 {
 	x := seed ^ (uint64(s)+1)*0x9e3779b97f4a7c15 // splitmix64
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb
 	return x ^ x>>31
 }
 
-// trainStep runs step s: sample → verify → credit → update.
+// trainStep runs step s in its phases: rollout (sample the groups and
+// verify them), credit (token advantages), update (the policy's
+// optimizer steps), log (the step's metrics and samples).
 func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
-	c := t.c
 	start := time.Now()
 	all, kept, sm, err := t.sampleStep(ctx, s)
 	if err != nil {
 		return stepRecord{}, err
 	}
-	for j, e := range all.verr {
+	t.logFailures(s, all.Failures)
+	t2 := time.Now()
+	adv, cm, err := t.assignCredit(ctx, s, kept)
+	if err != nil {
+		return stepRecord{}, err
+	}
+	tCredit := time.Since(t2)
+	t3 := time.Now()
+	up, err := t.update(ctx, s, kept, adv)
+	if err != nil {
+		return stepRecord{}, err
+	}
+	times := stepTimes{credit: tCredit, update: time.Since(t3), total: time.Since(start)}
+	failed, lastErr := failureCounts(all.Failures, len(t.rewards))
+	m, err := t.stepMetrics(ctx, s, all, up, cm, sm, adv, failed, times)
+	if err != nil {
+		return stepRecord{}, err
+	}
+	asked := make([]int, len(t.rewards))
+	for k := range t.rewards {
+		asked[k] = len(all.Verdicts[k])
+	}
+	return stepRecord{metrics: m, samples: t.sampleRecords(s, kept, adv), summary: t.summary(m, failed),
+		applied: up.applied, verifyFailed: failed, verifyTotal: asked, lastError: lastErr}, nil
+}
+
+// logFailures prints the first failed verdicts of step s (scored 0).
+func (t *Trainer) logFailures(s int, fs []VerifyFailure) {
+	for j, e := range fs {
 		if j == 3 {
-			fmt.Fprintf(t.log, "\nstep %d: %d more verifier errors (see verify/errors/* in metrics.jsonl)\n", s+1, len(all.verr)-j)
+			fmt.Fprintf(t.log, "\nstep %d: %d more verifier errors (see verify/errors/* in metrics.jsonl)\n", s+1, len(fs)-j)
 			break
 		}
 		fmt.Fprintf(t.log, "\nstep %d: verifier error (scored 0): %v\n", s+1, e)
 	}
-	ids, res, respPrompts, texts, verdicts, verr := kept.ids, kept.res, kept.respPrompts, kept.texts, kept.verdicts, all.verr
+}
 
-	b := t.batch(s, res, respPrompts, verdicts)
-	t2 := time.Now()
-	adv, cm, err := t.method.Advantages(ctx, b)
+// assignCredit asks the credit method for the kept groups' token
+// advantages.
+func (t *Trainer) assignCredit(ctx context.Context, s int, kept Rollouts) (credit.Advantages, credit.Metrics, error) {
+	adv, cm, err := t.method.Advantages(ctx, t.batch(s, kept))
 	if err != nil {
-		return stepRecord{}, fmt.Errorf("credit (%s): %w", c.Method, err)
+		return adv, nil, fmt.Errorf("credit (%s): %w", t.c.Method, err)
 	}
-	tCredit := time.Since(t2)
 	if t.advantageHook != nil {
 		t.advantageHook(adv.Tokens)
 	}
+	return adv, cm, nil
+}
 
-	t3 := time.Now()
-	seqs, extra, err := t.trainingBatch(ctx, ids, res, adv.Tokens)
+// updateStats is what a step's updates report.
+type updateStats struct {
+	lr               float64
+	applied, skipped int
+	lossSum, normSum float64
+	last             map[string]float64 // the last applied update's metrics
+}
+
+// update takes the step's c.Updates optimizer steps on the kept groups
+// against their old log-probs; an update with a non-finite loss, gradient,
+// weight or moment is skipped and said.
+func (t *Trainer) update(ctx context.Context, s int, kept Rollouts, adv credit.Advantages) (updateStats, error) {
+	seqs, extra, err := t.trainingBatch(ctx, kept.IDs, kept.Responses, adv.Tokens)
 	if err != nil {
-		return stepRecord{}, err
+		return updateStats{}, err
 	}
-	sched := c.Schedule
-	sched.Steps = c.Steps
-	lr := sched.At(s)
-	var last map[string]float64
-	var lossSum, normSum float64
-	skipped, updates := 0, 0
-	for range c.Updates {
-		st, err := t.opt.Step(ctx, seqs, extra, lr)
+	sched := t.c.Schedule
+	sched.Steps = t.c.Steps
+	u := updateStats{lr: sched.At(s)}
+	for range t.c.Updates {
+		st, err := t.opt.Step(ctx, seqs, extra, u.lr)
 		if err != nil {
-			return stepRecord{}, fmt.Errorf("update: %w", err)
+			return u, fmt.Errorf("update: %w", err)
 		}
 		if st.Skipped {
-			skipped++
+			u.skipped++
 			fmt.Fprintf(t.log, "\nstep %d: non-finite loss, gradient, weight or moment (loss %v, norm %v): update skipped, weights unchanged\n", s+1, st.Loss, st.GradNorm)
 			continue
 		}
-		updates++
-		lossSum, normSum, last = lossSum+st.Loss, normSum+st.GradNorm, st.Metrics
+		u.applied++
+		u.lossSum, u.normSum, u.last = u.lossSum+st.Loss, u.normSum+st.GradNorm, st.Metrics
 	}
-	tUpdate := time.Since(t3)
-	total := time.Since(start)
+	return u, nil
+}
 
-	failed, lastErr := failureCounts(verr, len(t.rewards))
+// stepTimes are the seconds a step's phases took (the rollout's are in
+// its Rollouts).
+type stepTimes struct{ credit, update, total time.Duration }
+
+// stepMetrics is step s's line of metrics.jsonl: its timings, the
+// update's loss and metrics, the credit method's and the sampler's
+// metrics, every reward's mean, spread and failures, the response length,
+// the verifiers' own metrics and, every c.BlockEvery steps of a method
+// that replays, the block diagnostic.
+func (t *Trainer) stepMetrics(ctx context.Context, s int, all Rollouts, up updateStats, cm credit.Metrics, sm run.Metrics, adv credit.Advantages, failed []int, times stepTimes) (run.Metrics, error) {
+	c := t.c
 	// step is the number of steps completed with this one, as checkpoint
 	// names and the progress bar count.
 	m := run.Metrics{
-		run.KeyStep: float64(s + 1), "lr": lr, "update/skipped": float64(skipped), "verify/errors": float64(len(verr)),
-		"time/sample": all.sampling.Seconds(), "time/verify": all.verifying.Seconds(), "time/credit": tCredit.Seconds(),
-		"time/update": tUpdate.Seconds(), run.KeyTimeStep: total.Seconds(),
-		run.KeyCreditOverhead: tCredit.Seconds() / total.Seconds(),
+		run.KeyStep: float64(s + 1), "lr": up.lr, "update/skipped": float64(up.skipped), "verify/errors": float64(len(all.Failures)),
+		"time/sample": all.Sampling.Seconds(), "time/verify": all.Verifying.Seconds(), "time/credit": times.credit.Seconds(),
+		"time/update": times.update.Seconds(), run.KeyTimeStep: times.total.Seconds(),
+		run.KeyCreditOverhead: times.credit.Seconds() / times.total.Seconds(),
 	}
-	if updates > 0 {
-		m["loss/total"], m["grad_norm"] = lossSum/float64(updates), normSum/float64(updates)
-		for k, v := range last {
-			m[k] = v
-		}
+	if up.applied > 0 {
+		m["loss/total"], m["grad_norm"] = up.lossSum/float64(up.applied), up.normSum/float64(up.applied)
+		maps.Copy(m, up.last)
 	}
-	for k, v := range cm {
-		m[k] = v
-	}
+	maps.Copy(m, cm)
 	m[run.KeyAbsAdvantage] = absMean(adv.Tokens)
-	for k, v := range sm {
-		m[k] = v
-	}
-	asked := make([]int, len(t.rewards))
+	maps.Copy(m, sm)
 	for k, v := range t.rewards {
 		m["verify/errors/"+v.Name()] = float64(failed[k])
-		asked[k] = len(all.verdicts[k])
 	}
-	t.rewardMetrics(m, all.verdicts, all.groups())
-	lengths := make([]float64, len(all.res))
-	for i, r := range all.res {
+	t.rewardMetrics(m, all.Verdicts, all.Groups())
+	lengths := make([]float64, len(all.Responses))
+	for i, r := range all.Responses {
 		lengths[i] = float64(len(r.Tokens))
 	}
 	m[run.KeyResponseLength], _ = stats.MeanStd(lengths)
 	for _, v := range t.rewards {
 		if jm, ok := v.(reward.Reporter); ok {
-			for k, x := range jm.Metrics() {
-				m[k] = x
-			}
+			maps.Copy(m, jm.Metrics())
 		}
 	}
 	if _, ok := t.task.(task.Referencer); ok && t.needs.Replay && c.BlockEvery > 0 && s%c.BlockEvery == 0 {
 		br, err := BlockDiagnostic(ctx, t.policy, t.task, max(c.EvalPrompts, 2))
 		if err != nil {
-			return stepRecord{}, err
+			return nil, err
 		}
 		maps.Copy(m, br.Metrics())
 	}
-	return stepRecord{metrics: m, samples: t.sampleRecords(s, res, respPrompts, texts, verdicts, adv), summary: t.summary(m, failed),
-		applied: updates, verifyFailed: failed, verifyTotal: asked, lastError: lastErr}, nil
+	return m, nil
 }
 
 // batch assembles what the credit method sees.
-func (t *Trainer) batch(s int, res []sample.Response, prompts []reward.Prompt, verdicts [][]reward.Verdict) *credit.Batch {
+func (t *Trainer) batch(s int, kept Rollouts) *credit.Batch {
+	res, verdicts := kept.Responses, kept.Verdicts
 	N, K := len(res), len(t.rewards)
 	b := &credit.Batch{
 		Groups: make([]int, N), Scores: make([][]float64, K), Weights: t.weights,
 		Rewards: make([]string, K), Verdicts: verdicts,
 		Prompts: make([]string, N), Responses: make([]string, N),
 		Tokens: make([][]int32, N), Offsets: make([][][2]int, N),
-		Step: s, Seed: stepSeed(t.c.Seed, s),
+		Step: s, Seed: StepSeed(t.c.Seed, s),
 	}
 	for k, v := range t.rewards {
 		b.Rewards[k] = v.Name()
@@ -165,7 +204,7 @@ func (t *Trainer) batch(s int, res []sample.Response, prompts []reward.Prompt, v
 	for i, r := range res {
 		b.Groups[i] = r.Prompt
 		// without the blocks a prompt states itself (ifeval's constraints)
-		b.Prompts[i], b.Responses[i] = task.ReplayBase(prompts[i]), r.Text
+		b.Prompts[i], b.Responses[i] = task.ReplayBase(kept.PromptOf(i)), r.Text
 		b.Tokens[i], b.Offsets[i] = r.Tokens, r.Offsets
 	}
 	if t.needs.Replay {
@@ -240,21 +279,22 @@ func (t *Trainer) rewardMetrics(m run.Metrics, verdicts [][]reward.Verdict, grou
 }
 
 // sampleRecords logs a few rollouts spread over the batch.
-func (t *Trainer) sampleRecords(s int, res []sample.Response, prompts []reward.Prompt, texts []string, verdicts [][]reward.Verdict, adv credit.Advantages) []run.Sample {
+func (t *Trainer) sampleRecords(s int, kept Rollouts, adv credit.Advantages) []run.Sample {
+	res, verdicts := kept.Responses, kept.Verdicts
 	n := min(t.c.SamplesPerStep, len(res))
 	out := make([]run.Sample, 0, n)
 	for j := range n {
 		i := j * len(res) / n
 		r := res[i]
 		rec := run.Sample{
-			Step: s + 1, Index: i, Prompt: prompts[i].Text, Response: texts[i],
+			Step: s + 1, Index: i, Prompt: kept.PromptOf(i).Text, Response: r.Text,
 			Offsets: r.Offsets, Advantages: adv.Tokens[i],
 		}
 		if i < len(adv.Response) {
 			rec.Advantage = adv.Response[i]
 		}
 		for _, o := range r.Offsets {
-			rec.Tokens = append(rec.Tokens, texts[i][o[0]:o[1]])
+			rec.Tokens = append(rec.Tokens, r.Text[o[0]:o[1]])
 		}
 		for k, v := range t.rewards {
 			vd := verdicts[k][i]

@@ -42,7 +42,7 @@ type Trainer struct {
 	log     io.Writer
 
 	// skippedSteps counts consecutive steps none of whose updates could be
-	// applied; at maxSkippedSteps the run stops.
+	// applied; at MaxSkippedSteps the run stops.
 	skippedSteps int
 	// verifyLog holds each recent step's failed and total verdicts per
 	// reward, for MaxVerifyErrors.
@@ -59,12 +59,12 @@ type Trainer struct {
 	progress func(step int, summary string)
 }
 
-// maxSkippedSteps is how many steps in a row may apply no update (every
+// MaxSkippedSteps is how many steps in a row may apply no update (every
 // update had a non-finite loss, gradient, weight or moment) before the run
 // stops with an error: one such step can be a bad batch, three in a row
 // mean the settings (a learning rate or decay far too large) or the
 // weights are broken, and training on would only waste time.
-const maxSkippedSteps = 3
+const MaxSkippedSteps = 3
 
 // verifyWindow is the number of recent steps over which each reward's
 // share of failed verdicts is held against Config.MaxVerifyErrors.
@@ -288,7 +288,7 @@ func (t *Trainer) checkInfoBlocks(ctx context.Context) error {
 	// Ask every verifier about an empty answer to the first prompt: a
 	// reward's information block does not depend on how good the answer is.
 	p := t.task.Prompt(task.Train, 0)
-	verdicts, _ := verifyAll(ctx, t.rewards, []reward.Prompt{p}, []string{""}, t.c.VerifyWorkers, time.Duration(t.c.VerifyTimeout))
+	verdicts, _ := VerifyAll(ctx, t.rewards, []reward.Prompt{p}, []string{""}, t.verify())
 	for _, v := range verdicts {
 		if v[0].Info != "" {
 			return nil
@@ -371,7 +371,7 @@ func (t *Trainer) Done() bool { return t.step >= t.c.Steps }
 // Run trains until Config.Steps, evaluating and checkpointing on the way.
 // When ctx is cancelled (SIGINT, SIGTERM) it writes a checkpoint of the
 // last completed step and returns an *InterruptedError wrapping ctx's
-// error. It stops with an error when maxSkippedSteps steps in a row apply
+// error. It stops with an error when MaxSkippedSteps steps in a row apply
 // no update, and when a reward's verdicts fail more often than
 // Config.MaxVerifyErrors; the last checkpoint then holds the last good
 // weights.
@@ -429,7 +429,7 @@ func (t *Trainer) health(rec stepRecord) error {
 	} else {
 		t.skippedSteps = 0
 	}
-	if t.skippedSteps >= maxSkippedSteps {
+	if t.skippedSteps >= MaxSkippedSteps {
 		return fmt.Errorf("step %d: no update could be applied in %d steps in a row (a non-finite loss, gradient, weight or moment each time; the weights were left as they were): "+
 			"the learning rate (lr %v) or weight decay (%v) is probably far too large%s",
 			t.step, t.skippedSteps, t.c.Peak, t.c.Optimizer.WeightDecay, t.lastCheckpointNote())

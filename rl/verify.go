@@ -10,12 +10,12 @@ import (
 	"github.com/credo-rl/credo/reward"
 )
 
-// verifyAll scores every response with every verifier on a bounded pool
-// of workers, each verdict under its own time limit. A verifier that fails
+// VerifyAll scores every response with every verifier on a bounded pool
+// of v.Workers workers, each verdict under its own time limit v.Timeout. A verifier that fails
 // or times out gives that response a zero score with the reason; the batch
 // goes on. It returns verdicts [K][N] and the failures, for the log and
 // the error counts.
-func verifyAll(ctx context.Context, vs []reward.Verifier, prompts []reward.Prompt, responses []string, workers int, limit time.Duration) ([][]reward.Verdict, []verifyFailure) {
+func VerifyAll(ctx context.Context, vs []reward.Verifier, prompts []reward.Prompt, responses []string, v Verify) ([][]reward.Verdict, []VerifyFailure) {
 	K, N := len(vs), len(responses)
 	out := make([][]reward.Verdict, K)
 	for k := range out {
@@ -24,18 +24,18 @@ func verifyAll(ctx context.Context, vs []reward.Verifier, prompts []reward.Promp
 	type job struct{ k, i int }
 	jobs := make(chan job)
 	var mu sync.Mutex
-	var errs []verifyFailure
+	var errs []VerifyFailure
 	var wg sync.WaitGroup
-	for range max(1, workers) {
+	for range max(1, v.Workers) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				v, err := verifyOne(ctx, vs[j.k], prompts[j.i], responses[j.i], limit)
-				out[j.k][j.i] = v
+				vd, err := verifyOne(ctx, vs[j.k], prompts[j.i], responses[j.i], v.Timeout)
+				out[j.k][j.i] = vd
 				if err != nil {
 					mu.Lock()
-					errs = append(errs, verifyFailure{j.k, fmt.Errorf("%s on response %d (%s): %w", vs[j.k].Name(), j.i, prompts[j.i].ID, err)})
+					errs = append(errs, VerifyFailure{j.k, fmt.Errorf("%s on response %d (%s): %w", vs[j.k].Name(), j.i, prompts[j.i].ID, err)})
 					mu.Unlock()
 				}
 			}
@@ -51,23 +51,23 @@ func verifyAll(ctx context.Context, vs []reward.Verifier, prompts []reward.Promp
 	return out, errs
 }
 
-// verifyFailure is a verdict that failed: reward k's verifier returned an
-// error (the response scored 0).
-type verifyFailure struct {
-	k   int
-	err error
+// VerifyFailure is a verdict that failed: the verifier of reward K (an
+// index into the verifiers) returned an error, and the response scored 0.
+type VerifyFailure struct {
+	K   int
+	Err error
 }
 
-func (f verifyFailure) Error() string { return f.err.Error() }
-func (f verifyFailure) Unwrap() error { return f.err }
+func (f VerifyFailure) Error() string { return f.Err.Error() }
+func (f VerifyFailure) Unwrap() error { return f.Err }
 
 // failureCounts is the number of failures of each of K rewards, and the
 // last failure of each (nil when none).
-func failureCounts(fs []verifyFailure, K int) ([]int, []error) {
+func failureCounts(fs []VerifyFailure, K int) ([]int, []error) {
 	n, last := make([]int, K), make([]error, K)
 	for _, f := range fs {
-		n[f.k]++
-		last[f.k] = f.err
+		n[f.K]++
+		last[f.K] = f.Err
 	}
 	return n, last
 }

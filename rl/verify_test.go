@@ -45,7 +45,7 @@ func TestVerifyAllFailures(t *testing.T) {
 	}
 	prompts := []reward.Prompt{{ID: "p0"}, {ID: "p1"}}
 	start := time.Now()
-	out, errs := verifyAll(context.Background(), vs, prompts, []string{"a", "b"}, 4, 100*time.Millisecond)
+	out, errs := VerifyAll(context.Background(), vs, prompts, []string{"a", "b"}, Verify{Workers: 4, Timeout: 100 * time.Millisecond})
 	if el := time.Since(start); el > 3*time.Second {
 		t.Errorf("verification took %s with a 100ms limit", el)
 	}

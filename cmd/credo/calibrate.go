@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/credo-rl/credo/lab"
+
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/run"
 )
 
 func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := rl.DefaultCalibrate()
+	c := lab.DefaultCalibrate()
 	fs := newFlags("calibrate", "Samples groups from a warmed-up policy on the first training prompts, as RL would,\n"+
 		"and reports per reward the pass rate and the share of groups without variance: which\n"+
 		"rewards a comparison can judge methods on at this difficulty.", stdout, stderr)
@@ -42,7 +44,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	cal, err := rl.Calibrate(ctx, p, t, t.Rewards(), c, stderr)
+	cal, err := lab.Calibrate(ctx, p, t, t.Rewards(), c, stderr)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/credo-rl/credo/lab"
+
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/report"
 	"github.com/credo-rl/credo/rl"
@@ -28,7 +30,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // compareConfig parses a comparison's flags over base. A --train-config
 // file is applied first, wherever it stands on the command line, so the
 // flags override it.
-func compareConfig(cmd, synopsis string, base rl.CompareConfig, args []string, stdout, stderr io.Writer) (*flags, rl.CompareConfig, error) {
+func compareConfig(cmd, synopsis string, base lab.CompareConfig, args []string, stdout, stderr io.Writer) (*flags, lab.CompareConfig, error) {
 	c := base
 	fs := newFlags(cmd, synopsis, stdout, stderr)
 	file := compareFlags(fs, &c)
@@ -50,8 +52,8 @@ func compareConfig(cmd, synopsis string, base rl.CompareConfig, args []string, s
 // something); 8 prompts × 8 responses at lr 1.5e-4 (at this scale AdamW at
 // 3e-4 or more destroys what the warm-up taught within 20 steps); a final
 // greedy evaluation on 128 held-out prompts and none during training.
-func defaultCompare() rl.CompareConfig {
-	w := rl.DefaultWarmup()
+func defaultCompare() lab.CompareConfig {
+	w := lab.DefaultWarmup()
 	// A short warm-up (about 4 minutes): greedy decoding gets the format
 	// right, sampling at temperature 1 only about two times in three, and
 	// the calls are mostly wrong, so every reward has something left to learn.
@@ -64,9 +66,9 @@ func defaultCompare() rl.CompareConfig {
 	// Every method at GRPO's step size (mean |A| over the batch's tokens),
 	// so neither placement nor GDPO's batch normalization decides the race.
 	t.Credit.ScaleTo = credit.ScaleToGRPO
-	return rl.CompareConfig{
+	return lab.CompareConfig{
 		Methods: []string{"grpo", "gdpo", "span", "mrtpo"}, Seeds: 5,
-		Threshold: 0.8, Window: 5, Warmup: w, Train: t, Calibrate: rl.DefaultCalibrate(),
+		Baselines: lab.DefaultBaselines(), Threshold: 0.8, Window: 5, Warmup: w, Train: t, Calibrate: lab.DefaultCalibrate(),
 	}
 }
 
@@ -74,7 +76,7 @@ func defaultCompare() rl.CompareConfig {
 // training settings (trainSettings) and of the warm-up's (warmupSettings,
 // under warmup.), and --task and --task-seed, which set both. It returns
 // --train-config's value, which compareConfig applies.
-func compareFlags(fs *flags, c *rl.CompareConfig) (trainConfig *string) {
+func compareFlags(fs *flags, c *lab.CompareConfig) (trainConfig *string) {
 	fs.bind(c, "",
 		setting{"out", "out", "comparison folder (required)"},
 		setting{"seeds", "seeds", "runs per method, with seeds 1..N"},
@@ -107,6 +109,11 @@ func compareFlags(fs *flags, c *rl.CompareConfig) (trainConfig *string) {
 		return nil
 	})
 	fs.key("methods", "methods")
+	fs.Func("baselines", "comma-separated methods every other one is measured against, in the table's order; the last is the final evaluation's reference (default "+strings.Join(c.Baselines, ",")+")", func(s string) error {
+		c.Baselines = strings.Split(s, ",")
+		return nil
+	})
+	fs.key("baselines", "baselines")
 	trainConfig = fs.String("train-config", "", "JSON or YAML file of training settings (as in a run's config.json) applied before these flags")
 	fs.bind(&c.Train, "", pick(trainSettings(), nil, "prm", "steps", "prompts_per_step", "group", "dynamic_sampling", "max_tokens", "lr",
 		"credit.beta", "credit.span_warmup_steps", "credit.replay_warmup_steps", "credit.scale_to", "eval_every", "eval_prompts",
@@ -121,7 +128,7 @@ func compareFlags(fs *flags, c *rl.CompareConfig) (trainConfig *string) {
 
 // compare runs a comparison, then prints its table and writes its report.
 // cmd and args are the command line, for what to run after an interruption.
-func compare(ctx context.Context, fs *flags, cmd string, args []string, c rl.CompareConfig, stdout, stderr io.Writer) error {
+func compare(ctx context.Context, fs *flags, cmd string, args []string, c lab.CompareConfig, stdout, stderr io.Writer) error {
 	if c.Out == "" {
 		return usageError{fmt.Errorf("--out is required")}
 	}
@@ -129,15 +136,14 @@ func compare(ctx context.Context, fs *flags, cmd string, args []string, c rl.Com
 	if entries, err := os.ReadDir(c.Out); err == nil && len(entries) > 0 && !exists(filepath.Join(c.Out, "compare.json")) {
 		return usageError{fmt.Errorf("--out %s holds files but is not a comparison (no compare.json): choose another folder", c.Out)}
 	}
-	var opts []rl.Option
 	if c.Train.PRM != "" {
 		inf, err := loadPRM(c.Train.PRM)
 		if err != nil {
 			return usageError{err}
 		}
-		opts = append(opts, rl.WithPRM(inf))
+		c.PRM = inf
 	}
-	if err := rl.Compare(ctx, c, stderr, opts...); err != nil {
+	if err := lab.Compare(ctx, c, stderr); err != nil {
 		if ctx.Err() != nil {
 			return compareInterrupted(c, cmd, args, err)
 		}
@@ -161,7 +167,7 @@ func compare(ctx context.Context, fs *flags, cmd string, args []string, c rl.Com
 
 // compareInterrupted says what an interrupted comparison kept and how to
 // continue it: the same command again.
-func compareInterrupted(c rl.CompareConfig, cmd string, args []string, err error) error {
+func compareInterrupted(c lab.CompareConfig, cmd string, args []string, err error) error {
 	again := "credo " + cmd
 	if len(args) > 0 {
 		again += " " + shellQuote(args)

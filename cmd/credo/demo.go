@@ -4,7 +4,8 @@ import (
 	"context"
 	"io"
 
-	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/lab"
+
 	"github.com/credo-rl/credo/run"
 )
 
@@ -26,7 +27,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // starts near 0.4 with almost every group varying (calibration.json says
 // so), and 40 steps of 8 prompts × 8 responses at lr 1.5e-4 lift them.
 // A higher learning rate destroys the warm-up's copying at this scale.
-func demoCompare() rl.CompareConfig {
+func demoCompare() lab.CompareConfig {
 	c := defaultCompare()
 	c.Out, c.Seeds = "runs/demo", 1
 	c.Warmup.Task, c.Train.Task = "slots", "slots"
@@ -35,7 +36,7 @@ func demoCompare() rl.CompareConfig {
 	// tool-calling warm-up's 10): with 10, the same 600 steps gave a policy
 	// whose rewards rose to 0.65 in 40 RL steps instead of 0.85, and whose
 	// greedy accuracy fell during RL.
-	c.Warmup.Steps, c.Warmup.Schedule = 600, rl.DefaultWarmup().Schedule
+	c.Warmup.Steps, c.Warmup.Schedule = 600, lab.DefaultWarmup().Schedule
 	c.Warmup.Demo.DefaultFlawRate = 0.5
 	c.Warmup.Eval.MaxTokens = 40
 	t := &c.Train

@@ -144,12 +144,16 @@ func fieldKey(f reflect.StructField) (key string, inline bool) {
 	return name, false
 }
 
-// snake is a Go name in snake case: MaxTokens → max_tokens.
+// snake is a Go name in snake case: MaxTokens → max_tokens, PRM → prm,
+// PRMDir → prm_dir (an initialism is one word).
 func snake(s string) string {
 	var b strings.Builder
-	for i, r := range s {
+	rs := []rune(s)
+	for i, r := range rs {
 		if unicode.IsUpper(r) {
-			if i > 0 {
+			lowerBefore := i > 0 && unicode.IsLower(rs[i-1])
+			wordStart := i > 0 && i+1 < len(rs) && unicode.IsUpper(rs[i-1]) && unicode.IsLower(rs[i+1])
+			if lowerBefore || wordStart {
 				b.WriteByte('_')
 			}
 			r = unicode.ToLower(r)

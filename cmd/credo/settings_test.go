@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/lab"
+
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/prm"
 	"github.com/credo-rl/credo/rl"
@@ -31,14 +33,14 @@ func commandSettings() []struct {
 		none  noFlag
 	}{
 		{"train", reflect.TypeFor[rl.Config](), func(fs *flags) { c := rl.DefaultConfig(); trainCommand(fs, &c) }, trainNoFlag},
-		{"sft", reflect.TypeFor[rl.WarmupConfig](), func(fs *flags) { c := rl.DefaultWarmup(); warmupFlags(fs, &c) }, warmupNoFlag},
-		{"compare", reflect.TypeFor[rl.CompareConfig](), func(fs *flags) { c := defaultCompare(); compareFlags(fs, &c) }, compareNoFlag},
+		{"sft", reflect.TypeFor[lab.WarmupConfig](), func(fs *flags) { c := lab.DefaultWarmup(); warmupFlags(fs, &c) }, warmupNoFlag},
+		{"compare", reflect.TypeFor[lab.CompareConfig](), func(fs *flags) { c := defaultCompare(); compareFlags(fs, &c) }, compareNoFlag},
 		{"prm train", reflect.TypeFor[prm.TrainConfig](), func(fs *flags) { c := prm.DefaultTrain(); prmTrainFlags(fs, &c) }, prmTrainNoFlag},
 	}
 }
 
-// TestEverySettingHasAFlag walks rl.Config, rl.WarmupConfig,
-// rl.CompareConfig and prm.TrainConfig: a setting added to one of them
+// TestEverySettingHasAFlag walks rl.Config, lab.WarmupConfig,
+// lab.CompareConfig and prm.TrainConfig: a setting added to one of them
 // without a flag, or without a noFlag entry saying why, fails here, and
 // so does a noFlag entry or a recorded key that names no setting.
 func TestEverySettingHasAFlag(t *testing.T) {
@@ -145,7 +147,7 @@ func TestDeprecatedNames(t *testing.T) {
 		t.Errorf("compare --beta: %d notices, set %v", r.notices, r.ok)
 	}
 	sft := func(fs *flags) func() bool {
-		c := rl.DefaultWarmup()
+		c := lab.DefaultWarmup()
 		warmupFlags(fs, &c)
 		return func() bool { return c.Optimizer.Beta1 == 0.5 }
 	}

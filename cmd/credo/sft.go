@@ -9,14 +9,15 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/credo-rl/credo/lab"
+
 	"github.com/credo-rl/credo/internal/settings"
 
-	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/run"
 )
 
 func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := rl.DefaultWarmup()
+	c := lab.DefaultWarmup()
 	fs := newFlags("sft", "Warms a policy up on a task's demonstrations (loss on response tokens only) and\n"+
 		"writes a checkpoint folder that `credo sample`, `credo eval` and `credo train` load.\n"+
 		"--out must be new or empty unless --replace is given; nothing is written until the\n"+
@@ -36,14 +37,14 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := c.Validate(); err != nil {
 		return fs.explain(&settings.Error{Err: err})
 	}
-	_, rep, err := rl.WarmUp(ctx, c, *out, stderr)
+	_, rep, err := lab.WarmUp(ctx, c, *out, stderr)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interrupted{fmt.Sprintf("\ninterrupted: a warm-up keeps no checkpoint, so nothing was written to %s.\nrun the same command again to start it over: credo sft %s", *out, shellQuote(args))}
 		}
 		return fs.explain(err)
 	}
-	if err := run.WriteJSON(filepath.Join(*out, run.WarmupFile), rl.WarmupRecord{Config: c, Report: rep}); err != nil {
+	if err := run.WriteJSON(filepath.Join(*out, run.WarmupFile), lab.WarmupRecord{Config: c, Report: rep}); err != nil {
 		return err
 	}
 	js, _ := json.MarshalIndent(rep.Eval, "", "  ")
@@ -57,7 +58,7 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // warmupFlags binds every warm-up setting to its flag (warmupSettings)
 // and its warmup.json key, defaults shown in --help.
-func warmupFlags(fs *flags, c *rl.WarmupConfig) {
+func warmupFlags(fs *flags, c *lab.WarmupConfig) {
 	fs.bind(c, "", warmupSettings()...)
 	fs.deprecate(adamAliases)
 }

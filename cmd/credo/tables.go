@@ -114,7 +114,7 @@ var trainAliases = map[string]string{
 // trainNoFlag: every rl.Config setting has a flag.
 var trainNoFlag = noFlag{}
 
-// warmupSettings are rl.WarmupConfig's: `credo sft`'s flags, and the
+// warmupSettings are lab.WarmupConfig's: `credo sft`'s flags, and the
 // subset `credo compare` takes.
 func warmupSettings() []setting {
 	ss := []setting{

@@ -1,4 +1,4 @@
-package rl
+package lab
 
 import (
 	"bytes"
@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/internal/testpolicy"
+	"github.com/credo-rl/credo/rl"
+
 	"github.com/credo-rl/credo/report"
 	"github.com/credo-rl/credo/run"
 )
@@ -18,8 +21,10 @@ import (
 func tinyCompare(t *testing.T) CompareConfig {
 	w := DefaultWarmup()
 	w.Size, w.Demos, w.Steps, w.Batch, w.Eval.Prompts = "tiny", 16, 2, 2, 0
-	tr := microConfig(t, "toolcall", "")
-	tr.Steps, tr.EvalPrompts = 1, 0
+	tr := rl.DefaultConfig()
+	tr.Task, tr.Init, tr.Out = "toolcall", testpolicy.Dir(t), filepath.Join(t.TempDir(), "run")
+	tr.Steps, tr.PromptsPerStep, tr.Group, tr.MaxTokens, tr.Peak = 1, 2, 3, 24, 1e-3
+	tr.EvalEvery, tr.EvalPrompts, tr.CheckpointEvery = 0, 0, 0
 	return CompareConfig{
 		Out: filepath.Join(t.TempDir(), "cmp"), Methods: []string{"grpo", "gdpo"}, Seeds: 1,
 		Threshold: 0.8, Window: 2, Warmup: w, Train: tr,
@@ -63,7 +68,7 @@ func TestCompareRefusesOtherSettings(t *testing.T) {
 		{"steps", func(c *CompareConfig) { c.Train.Steps = 3 }, []string{"steps: 1 before, 3 now"}},
 		{"window", func(c *CompareConfig) { c.Window = 4 }, []string{"window: 2 before, 4 now"}},
 		{"warm-up", func(c *CompareConfig) { c.Warmup.Steps = 5 }, []string{"warmup_config.steps: 2 before, 5 now"}},
-		{"another warm-up", func(c *CompareConfig) { c.Init = microPolicy(t) }, []string{"warmup: "}},
+		{"another warm-up", func(c *CompareConfig) { c.Init = testpolicy.Dir(t) }, []string{"warmup: "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c2 := c

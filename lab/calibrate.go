@@ -1,10 +1,12 @@
-package rl
+package lab
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/credo-rl/credo/rl"
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/progress"
@@ -60,27 +62,18 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 	for start := 0; start < c.Prompts; start += chunk {
 		n := min(chunk, c.Prompts-start)
 		prompts := make([]task.Prompt, n)
-		ids := make([][]int32, n)
 		for j := range prompts {
 			prompts[j] = t.Prompt(task.Train, start+j)
-			ids[j] = p.Tok.EncodePrompt(prompts[j].Text)
 		}
-		sc := sample.Config{MaxTokens: c.MaxTokens, Temperature: c.Temperature, TopP: 1, Seed: stepSeed(c.Seed, start)}
-		res, err := sample.Generate(ctx, p.Model, p.Tok, ids, c.Group, sc)
-		if err != nil {
+		sc := sample.Config{MaxTokens: c.MaxTokens, Temperature: c.Temperature, TopP: 1, Seed: rl.StepSeed(c.Seed, start)}
+		ro, err := rl.Rollout(ctx, p, prompts, c.Group, sc, vs, rl.Verify{Workers: c.Workers, Timeout: c.Timeout})
+		if err != nil && ro.Responses == nil { // sampling failed
 			return out, fmt.Errorf("calibrate: %w", err)
-		}
-		ps := make([]reward.Prompt, len(res))
-		texts := make([]string, len(res))
-		for i, r := range res {
-			ps[i], texts[i] = prompts[r.Prompt], r.Text
-		}
-		vd, _ := verifyAll(ctx, vs, ps, texts, c.Workers, c.Timeout)
-		if err := ctx.Err(); err != nil {
+		} else if err != nil {
 			return out, err
 		}
 		for k := range vs {
-			verdicts[k] = append(verdicts[k], vd[k]...)
+			verdicts[k] = append(verdicts[k], ro.Verdicts[k]...)
 		}
 		bar.Update(start+n, "")
 	}
@@ -89,7 +82,7 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 		out.Rewards = append(out.Rewards, startOf(v.Name(), verdicts[k], c))
 	}
 	if c.EvalPrompts > 0 {
-		res, err := Evaluate(ctx, p, t, vs, EvalConfig{Prompts: c.EvalPrompts, MaxTokens: c.MaxTokens,
+		res, err := rl.Evaluate(ctx, p, t, vs, rl.EvalConfig{Prompts: c.EvalPrompts, MaxTokens: c.MaxTokens,
 			Workers: c.Workers, Timeout: c.Timeout, Seed: c.Seed})
 		if err != nil {
 			return out, fmt.Errorf("calibrate: %w", err)

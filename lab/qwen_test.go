@@ -1,4 +1,4 @@
-package rl
+package lab
 
 import (
 	"context"
@@ -7,9 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/run"
+
 	"github.com/credo-rl/credo/internal/shareddata"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/rl"
 )
 
 // TestQwenSmallPreset: size qwen-small without a tokenizer is refused by
@@ -43,15 +46,22 @@ func TestQwenSmallPreset(t *testing.T) {
 	if !strings.Contains(text, "<|im_start|>user\nWhat is 2+2?<|im_end|>") || !strings.Contains(text, "<|im_start|>assistant") {
 		t.Errorf("prompt rendered as %q: want Qwen3's chat template", text)
 	}
-	rc := DefaultConfig()
+	rc := rl.DefaultConfig()
 	rc.Task, rc.Method, rc.Init, rc.Out = "toolcall", "grpo", out, filepath.Join(t.TempDir(), "run")
 	rc.Steps, rc.PromptsPerStep, rc.Group, rc.MaxTokens = 1, 2, 2, 8
 	rc.EvalEvery, rc.EvalPrompts, rc.CheckpointEvery, rc.MicroBatch = 0, 0, 0, 1
-	tr := newTrainer(t, rc, false)
+	tr, err := rl.New(context.Background(), rc, false, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := tr.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if ms := readMetrics(t, rc.Out); len(ms) != 1 {
-		t.Errorf("%d metric lines for one step", len(ms))
+	lines := 0
+	if err := run.ReadLines(filepath.Join(rc.Out, run.MetricsFile), func([]byte) error { lines++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if lines != 1 {
+		t.Errorf("%d metric lines for one step", lines)
 	}
 }

@@ -1,4 +1,4 @@
-package rl
+package lab
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"time"
+
+	"github.com/credo-rl/credo/rl"
 
 	"github.com/credo-rl/credo/internal/settings"
 
@@ -34,24 +36,24 @@ type WarmupConfig struct {
 	Demos int    `json:"demos"` // demonstrations drawn (cycled through in shuffled epochs)
 	Steps int    `json:"steps"`
 	Batch int    `json:"batch"` // sequences per step
-	Schedule
+	rl.Schedule
 	Optimizer model.AdamW `json:"optimizer"`
 	// Memory splits each step's batch into micro-batches (as Config's).
 	model.Memory
 	Demo task.DemoConfig `json:"demo"`
 	Seed uint64          `json:"seed"`
-	Eval EvalConfig      `json:"eval"`
+	Eval rl.EvalConfig   `json:"eval"`
 }
 
 // DefaultWarmup is sized for the small model on 2 cores: a few minutes.
 func DefaultWarmup() WarmupConfig {
 	return WarmupConfig{
 		Task: "toolcall", Size: "small", Demos: 4000, Steps: 300, Batch: 16,
-		Schedule:  Schedule{Peak: 3e-3, WarmupSteps: 20, MinRatio: 0.1},
-		Optimizer: model.DefaultAdamW(), Memory: DefaultMemory(),
+		Schedule:  rl.Schedule{Peak: 3e-3, WarmupSteps: 20, MinRatio: 0.1},
+		Optimizer: model.DefaultAdamW(), Memory: rl.DefaultMemory(),
 		Demo: task.DefaultDemoConfig(),
 		Seed: 1,
-		Eval: EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
+		Eval: rl.EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
 	}
 }
 
@@ -77,8 +79,8 @@ func (c WarmupConfig) Validate() error {
 	if _, err := NewModelConfig(c.Size, 256); err != nil && c.Init == "" {
 		bad("size", "%v", err)
 	}
-	ps = append(ps, validateSchedule(c.Schedule)...)
-	ps = append(ps, validateAdamW(c.Optimizer, c.Peak)...)
+	ps = append(ps, rl.ValidateSchedule(c.Schedule)...)
+	ps = append(ps, rl.ValidateAdamW(c.Optimizer, c.Peak)...)
 	if !(c.Demo.DefaultFlawRate >= 0 && c.Demo.DefaultFlawRate <= 1) {
 		bad("demo.DefaultFlawRate", "must be a share in [0, 1], got %v", c.Demo.DefaultFlawRate)
 	}
@@ -114,11 +116,11 @@ func NewModelConfig(size string, vocab int) (model.Config, error) {
 
 // WarmupReport summarises a warm-up run.
 type WarmupReport struct {
-	FinalLoss float64    `json:"final_loss"`
-	Tokens    int        `json:"tokens"`
-	Skipped   int        `json:"skipped_demos"` // longer than the model's context
-	Seconds   float64    `json:"seconds"`
-	Eval      EvalResult `json:"eval"`
+	FinalLoss float64       `json:"final_loss"`
+	Tokens    int           `json:"tokens"`
+	Skipped   int           `json:"skipped_demos"` // longer than the model's context
+	Seconds   float64       `json:"seconds"`
+	Eval      rl.EvalResult `json:"eval"`
 	// HeldOut is the next-token accuracy on the response tokens of
 	// demonstrations whose prompts training never saw, before and after
 	// (teacher-forced; chance is 1/vocabulary).
@@ -126,26 +128,16 @@ type WarmupReport struct {
 	HeldOutAfter  float64 `json:"held_out_accuracy_after"`
 	// Blocks is the block diagnostic on the evaluation's test prompts,
 	// after warm-up; nil for a task without reference responses.
-	Blocks *BlockReport `json:"blocks,omitempty"`
+	Blocks *rl.BlockReport `json:"blocks,omitempty"`
 }
 
 // WarmUp trains a policy on the task's demonstrations with the loss on
 // response tokens only, evaluates it on the test split, and saves it to out.
 func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*policy.Policy, WarmupReport, error) {
 	var rep WarmupReport
-	if err := c.Validate(); err != nil {
-		return nil, rep, &settings.Error{Err: err}
-	}
-	t, err := NewTask(c.Task, c.TaskSeed, c.Difficulty)
+	t, p, err := c.start()
 	if err != nil {
-		return nil, rep, &settings.Error{Err: err}
-	}
-	p, err := initPolicy(c)
-	if err != nil && c.Init != "" {
-		return nil, rep, &settings.Error{Err: settings.Problems{{Key: "init", Msg: err.Error()}}}
-	}
-	if err != nil {
-		return nil, rep, &settings.Error{Err: err}
+		return nil, rep, err
 	}
 	demos := t.Demos(c.Demos, c.Seed, c.Demo)
 	seqs, masks, skipped := demoSequences(demos, p.Tok, p.Model.Config.MaxPositionEmbeddings)
@@ -157,12 +149,52 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 	if rep.HeldOutBefore, err = tokenAccuracy(ctx, p.Model, heldSeqs, heldMasks); err != nil {
 		return nil, rep, err
 	}
-	tr, err := model.NewTrainer(p.Model, c.Optimizer, model.CrossEntropy{})
-	if err != nil {
+	if err := c.train(ctx, p, seqs, masks, &rep, log); err != nil {
 		return nil, rep, err
 	}
+	if rep.HeldOutAfter, err = tokenAccuracy(ctx, p.Model, heldSeqs, heldMasks); err != nil {
+		return nil, rep, err
+	}
+	if err := c.evaluate(ctx, p, t, &rep); err != nil {
+		return nil, rep, err
+	}
+	if out != "" {
+		if err := p.Save(out); err != nil {
+			return nil, rep, err
+		}
+	}
+	return p, rep, nil
+}
+
+// start checks c and builds its task and initial policy.
+func (c WarmupConfig) start() (task.Task, *policy.Policy, error) {
+	if err := c.Validate(); err != nil {
+		return nil, nil, &settings.Error{Err: err}
+	}
+	t, err := rl.NewTask(c.Task, c.TaskSeed, c.Difficulty)
+	if err != nil {
+		return nil, nil, &settings.Error{Err: err}
+	}
+	p, err := initPolicy(c)
+	if err != nil && c.Init != "" {
+		return nil, nil, &settings.Error{Err: settings.Problems{{Key: "init", Msg: err.Error()}}}
+	}
+	if err != nil {
+		return nil, nil, &settings.Error{Err: err}
+	}
+	return t, p, nil
+}
+
+// train takes c.Steps supervised steps of c.Batch demonstrations, drawn in
+// shuffled epochs, and stops when rl.MaxSkippedSteps updates in a row
+// could not be applied.
+func (c WarmupConfig) train(ctx context.Context, p *policy.Policy, seqs [][]int32, masks [][]float32, rep *WarmupReport, log io.Writer) error {
+	tr, err := model.NewTrainer(p.Model, c.Optimizer, model.CrossEntropy{})
+	if err != nil {
+		return err
+	}
 	if err := tr.SetMemory(c.Memory); err != nil {
-		return nil, rep, &settings.Error{Err: err}
+		return &settings.Error{Err: err}
 	}
 	rng := rand.New(rand.NewPCG(c.Seed, 0x5f7))
 	order := rng.Perm(len(seqs))
@@ -170,11 +202,12 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 	sched := c.Schedule
 	sched.Steps = c.Steps
 	bar := progress.New(log, "warm-up", 0, c.Steps)
+	defer bar.Done()
 	start := time.Now()
 	stuck := 0 // steps in a row whose update was skipped
 	for step := range c.Steps {
 		if err := ctx.Err(); err != nil {
-			return nil, rep, err
+			return err
 		}
 		bs := make([][]int32, c.Batch)
 		bm := make([][]float32, c.Batch)
@@ -188,43 +221,40 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 		}
 		st, err := tr.Step(ctx, bs, model.TokenInputs{Mask: bm}, sched.At(step))
 		if err != nil {
-			return nil, rep, fmt.Errorf("warm-up step %d: %w", step+1, err)
+			return fmt.Errorf("warm-up step %d: %w", step+1, err)
 		}
 		if stuck++; !st.Skipped {
 			stuck = 0
 		}
-		if stuck >= maxSkippedSteps {
-			bar.Done()
-			return nil, rep, fmt.Errorf("warm-up step %d: no update could be applied in %d steps in a row (a non-finite loss, gradient, weight or moment each time): the learning rate (lr %v) or weight decay (%v) is probably far too large; nothing was saved",
+		if stuck >= rl.MaxSkippedSteps {
+			return fmt.Errorf("warm-up step %d: no update could be applied in %d steps in a row (a non-finite loss, gradient, weight or moment each time): the learning rate (lr %v) or weight decay (%v) is probably far too large; nothing was saved",
 				step+1, stuck, c.Peak, c.Optimizer.WeightDecay)
 		}
 		rep.FinalLoss = st.Loss
 		el := time.Since(start).Seconds()
 		bar.Update(step+1, fmt.Sprintf("loss %.3f | %.0f tok/s", st.Loss, float64(rep.Tokens)/el))
 	}
-	bar.Done()
 	rep.Seconds = time.Since(start).Seconds()
-	if rep.HeldOutAfter, err = tokenAccuracy(ctx, p.Model, heldSeqs, heldMasks); err != nil {
-		return nil, rep, err
-	}
+	return nil
+}
+
+// evaluate adds the greedy evaluation on c.Eval's test prompts and, for a
+// task with reference responses, the block diagnostic on them.
+func (c WarmupConfig) evaluate(ctx context.Context, p *policy.Policy, t task.Task, rep *WarmupReport) error {
+	var err error
 	if c.Eval.Prompts > 0 {
-		if rep.Eval, err = Evaluate(ctx, p, t, t.Rewards(), c.Eval); err != nil {
-			return nil, rep, err
+		if rep.Eval, err = rl.Evaluate(ctx, p, t, t.Rewards(), c.Eval); err != nil {
+			return err
 		}
 	}
 	if _, ok := t.(task.Referencer); ok && c.Eval.Prompts > 1 {
-		b, err := BlockDiagnostic(ctx, p, t, c.Eval.Prompts)
+		b, err := rl.BlockDiagnostic(ctx, p, t, c.Eval.Prompts)
 		if err != nil {
-			return nil, rep, err
+			return err
 		}
 		rep.Blocks = &b
 	}
-	if out != "" {
-		if err := p.Save(out); err != nil {
-			return nil, rep, err
-		}
-	}
-	return p, rep, nil
+	return nil
 }
 
 func initPolicy(c WarmupConfig) (*policy.Policy, error) {

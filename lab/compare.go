@@ -1,4 +1,4 @@
-package rl
+package lab
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/credo-rl/credo/rl"
 
 	"github.com/credo-rl/credo/internal/settings"
 
@@ -27,6 +29,10 @@ type CompareConfig struct {
 	Out     string   `json:"-"`
 	Methods []string `json:"methods"`
 	Seeds   int      `json:"-"` // runs use seeds 1..Seeds
+	// Baselines are the methods every other one is measured against, in
+	// the table's column order (compare.json keeps them; the report reads
+	// them there): grpo and gdpo, the response-level methods.
+	Baselines []string `json:"baselines"`
 	// Threshold and Window define "steps to threshold": the first step at
 	// which a reward's moving mean over Window steps reaches Threshold.
 	Threshold float64 `json:"threshold"`
@@ -37,13 +43,18 @@ type CompareConfig struct {
 	Warmup WarmupConfig `json:"-"`
 	// Train is every run's configuration; Method, Seed, Init and Out are
 	// filled per run.
-	Train Config `json:"-"`
+	Train rl.Config `json:"-"`
 	// Calibrate measures, once after warm-up, where the policy starts on
 	// each reward (calibration.json): the table judges methods on the
 	// rewards it counts. Its group, max tokens and temperature are the
 	// training ones; Prompts 0 skips it.
 	Calibrate CalibrateConfig `json:"-"`
+	// PRM is the process reward model of methods that need one (p2t).
+	PRM credit.Influencer `json:"-"`
 }
+
+// DefaultBaselines are the baselines of a comparison by default.
+func DefaultBaselines() []string { return []string{"grpo", "gdpo"} }
 
 // CompareManifest is compare.json (run.Manifest): what the report reads.
 type CompareManifest = run.Manifest
@@ -62,72 +73,14 @@ type WarmupRecord = run.WarmupRecord[WarmupConfig, WarmupReport]
 // the settings: a compare into the folder with other ones is an error
 // naming what differs (runs made with the old settings are never
 // relabelled), and a folder holding anything else is refused.
-func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option) error {
-	var ps settings.Problems
-	if c.Out == "" {
-		ps = append(ps, settings.Problem{Key: "out", Msg: "a comparison folder is required"})
+func Compare(ctx context.Context, c CompareConfig, log io.Writer) error {
+	if err := c.validate(); err != nil {
+		return err
 	}
-	if len(c.Methods) == 0 {
-		ps = append(ps, settings.Problem{Key: "methods", Msg: "at least one method is required"})
+	m, init, err := c.manifest()
+	if err != nil {
+		return err
 	}
-	if c.Seeds < 1 {
-		ps = append(ps, settings.Problem{Key: "seeds", Msg: fmt.Sprintf("must be at least 1, got %d", c.Seeds)})
-	}
-	if !(c.Threshold > 0) || math.IsInf(c.Threshold, 0) {
-		ps = append(ps, settings.Problem{Key: "threshold", Msg: fmt.Sprintf("must be a positive number, got %v", c.Threshold)})
-	}
-	if c.Window < 1 {
-		ps = append(ps, settings.Problem{Key: "window", Msg: fmt.Sprintf("must be at least 1, got %d", c.Window)})
-	}
-	if len(ps) > 0 {
-		return &settings.Error{Err: ps}
-	}
-	probe := Trainer{}
-	for _, o := range opts {
-		o(&probe)
-	}
-	m := CompareManifest{Task: c.Train.Task, Methods: c.Methods, Steps: c.Train.Steps, Threshold: c.Threshold, Window: c.Window}
-	for s := 1; s <= c.Seeds; s++ {
-		m.Seeds = append(m.Seeds, uint64(s))
-	}
-	init := c.Init
-	if init == "" {
-		init = filepath.Join(c.Out, "warmup")
-		m.Warmup = "warmup"
-	} else if abs, err := filepath.Abs(init); err == nil {
-		m.Warmup = abs
-	}
-	shared := c.Train
-	shared.Method, shared.Seed, shared.Init, shared.Out = "", 0, "", "" // each run's own
-	var err error
-	if m.Train, err = json.Marshal(shared); err != nil {
-		return fmt.Errorf("compare: %w", err)
-	}
-	if c.Init == "" {
-		if m.WarmupConfig, err = json.Marshal(c.Warmup); err != nil {
-			return fmt.Errorf("compare: %w", err)
-		}
-	}
-	for _, method := range c.Methods {
-		meth, err := credit.New(method, c.Train.Credit)
-		if err != nil {
-			return &settings.Error{Err: err}
-		}
-		if credit.RequirementsOf(meth).PRM && probe.prm == nil {
-			return configErr("method %s needs a process reward model: pass --prm DIR", method)
-		}
-		cfg := c.Train
-		cfg.Method, cfg.Init, cfg.Out = method, init, filepath.Join(c.Out, "x")
-		if err := cfg.Validate(); err != nil {
-			return &settings.Error{Err: err}
-		}
-	}
-	if c.Init == "" {
-		if err := c.Warmup.Validate(); err != nil {
-			return &settings.Error{Err: err.(settings.Problems).Prefixed("warmup.")}
-		}
-	}
-	m.Runs = manifestRuns(m.Methods, m.Seeds)
 	if err := openComparison(c.Out, &m); err != nil {
 		return err
 	}
@@ -141,23 +94,104 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 			return err
 		}
 	}
-	return compareRuns(ctx, c, m, init, log, opts)
+	return compareRuns(ctx, c, m, init, log)
+}
+
+// validate checks the comparison's own settings, every run's configuration
+// and the warm-up's, before any work starts.
+func (c CompareConfig) validate() error {
+	var ps settings.Problems
+	if c.Out == "" {
+		ps.Add("out", "a comparison folder is required")
+	}
+	if len(c.Methods) == 0 {
+		ps.Add("methods", "at least one method is required")
+	}
+	if c.Seeds < 1 {
+		ps.Add("seeds", "must be at least 1, got %d", c.Seeds)
+	}
+	if !(c.Threshold > 0) || math.IsInf(c.Threshold, 0) {
+		ps.Add("threshold", "must be a positive number, got %v", c.Threshold)
+	}
+	if c.Window < 1 {
+		ps.Add("window", "must be at least 1, got %d", c.Window)
+	}
+	if len(ps) > 0 {
+		return &settings.Error{Err: ps}
+	}
+	for _, method := range c.Methods {
+		meth, err := credit.New(method, c.Train.Credit)
+		if err != nil {
+			return &settings.Error{Err: err}
+		}
+		if credit.RequirementsOf(meth).PRM && c.PRM == nil {
+			return settings.Errorf("method %s needs a process reward model: pass --prm DIR", method)
+		}
+		cfg := c.Train
+		cfg.Method, cfg.Init, cfg.Out = method, c.warmupDir(), filepath.Join(c.Out, "x")
+		if err := cfg.Validate(); err != nil {
+			return &settings.Error{Err: err}
+		}
+	}
+	if c.Init == "" {
+		if err := c.Warmup.Validate(); err != nil {
+			return &settings.Error{Err: err.(settings.Problems).Prefixed("warmup.")}
+		}
+	}
+	return nil
+}
+
+// warmupDir is the warm-up checkpoint every run starts from.
+func (c CompareConfig) warmupDir() string {
+	if c.Init != "" {
+		return c.Init
+	}
+	return filepath.Join(c.Out, "warmup")
+}
+
+// manifest is compare.json for c, and the warm-up checkpoint's folder.
+func (c CompareConfig) manifest() (CompareManifest, string, error) {
+	m := CompareManifest{Task: c.Train.Task, Methods: c.Methods, Steps: c.Train.Steps, Threshold: c.Threshold, Window: c.Window,
+		Baselines: c.Baselines}
+	if len(m.Baselines) == 0 {
+		m.Baselines = DefaultBaselines()
+	}
+	for s := 1; s <= c.Seeds; s++ {
+		m.Seeds = append(m.Seeds, uint64(s))
+	}
+	init := c.warmupDir()
+	if c.Init == "" {
+		m.Warmup = "warmup"
+	} else if abs, err := filepath.Abs(init); err == nil {
+		m.Warmup = abs
+	}
+	shared := c.Train
+	shared.Method, shared.Seed, shared.Init, shared.Out = "", 0, "", "" // each run's own
+	var err error
+	if m.Train, err = json.Marshal(shared); err != nil {
+		return m, "", fmt.Errorf("compare: %w", err)
+	}
+	if c.Init == "" {
+		if m.WarmupConfig, err = json.Marshal(c.Warmup); err != nil {
+			return m, "", fmt.Errorf("compare: %w", err)
+		}
+	}
+	m.Runs = manifestRuns(m.Methods, m.Seeds)
+	return m, init, nil
 }
 
 // compareRuns trains every run of m that has not finished, under one
 // progress bar over all runs' steps.
-func compareRuns(ctx context.Context, c CompareConfig, m CompareManifest, init string, log io.Writer, opts []Option) error {
+func compareRuns(ctx context.Context, c CompareConfig, m CompareManifest, init string, log io.Writer) error {
 	steps := c.Train.Steps
 	completed := make([]int, len(m.Runs)) // each run's latest checkpoint step
 	done := 0
 	for i, r := range m.Runs {
-		st, err := checkpointSteps(filepath.Join(c.Out, r.Dir, "checkpoints"))
+		st, err := rl.LatestStep(filepath.Join(c.Out, r.Dir))
 		if err != nil {
 			return fmt.Errorf("%s seed %d: %w", r.Method, r.Seed, err)
 		}
-		if len(st) > 0 {
-			completed[i] = min(st[len(st)-1], steps)
-		}
+		completed[i] = min(st, steps)
 		done += completed[i]
 	}
 	finished := 0
@@ -181,8 +215,12 @@ func compareRuns(ctx context.Context, c CompareConfig, m CompareManifest, init s
 		_, serr := os.Stat(filepath.Join(cfg.Out, run.ConfigFile))
 		base := i * steps
 		label := fmt.Sprintf("run %d/%d %s seed %d", i+1, len(m.Runs), r.Method, r.Seed)
-		report := WithProgress(func(step int, summary string) { bar.Update(base+step, label+" | "+summary) })
-		tr, err := New(ctx, cfg, serr == nil, log, append(opts, report)...)
+		report := rl.WithProgress(func(step int, summary string) { bar.Update(base+step, label+" | "+summary) })
+		opts := []rl.Option{report}
+		if c.PRM != nil {
+			opts = append(opts, rl.WithPRM(c.PRM))
+		}
+		tr, err := rl.New(ctx, cfg, serr == nil, log, opts...)
 		if err != nil {
 			return fmt.Errorf("%s seed %d: %w", r.Method, r.Seed, err)
 		}
@@ -220,14 +258,14 @@ func calibrateOnce(ctx context.Context, c CompareConfig, init string, log io.Wri
 	if err != nil {
 		return fmt.Errorf("compare: calibrate: %w", err)
 	}
-	t, err := NewTask(c.Train.Task, c.Train.TaskSeed, c.Train.Difficulty)
+	t, err := rl.NewTask(c.Train.Task, c.Train.TaskSeed, c.Train.Difficulty)
 	if err != nil {
 		return fmt.Errorf("compare: calibrate: %w", err)
 	}
 	if cl, ok := t.(io.Closer); ok {
 		defer cl.Close()
 	}
-	vs, err := TaskRewards(t, c.Train.Judges)
+	vs, err := rl.TaskRewards(t, c.Train.Judges)
 	if err != nil {
 		return fmt.Errorf("compare: calibrate: %w", err)
 	}
@@ -256,6 +294,7 @@ func openComparison(dir string, m *run.Manifest) error {
 	err := run.ReadJSON(path, &saved)
 	switch {
 	case err == nil:
+		saved.Baselines = saved.BaselineMethods() // a file from before it named them
 		grown, ok, changed := extended(saved, *m)
 		if !ok { // a method or seed was dropped: name the difference
 			return sameSettings(dir, saved, *m)

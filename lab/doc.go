@@ -1,0 +1,9 @@
+// Package lab runs the experiments around the trainer: supervised warm-up
+// on a task's demonstrations (WarmUp), the calibration of where a policy
+// starts (Calibrate), and comparisons of credit methods trained from one
+// warm-up with the same prompts and seeds (Compare), whose folders the
+// report package reads.
+//
+// It stands above rl and may import rl, credit, model, policy, task,
+// reward, run and the internal packages; nothing but cmd imports it.
+package lab
