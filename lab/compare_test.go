@@ -3,6 +3,7 @@ package lab
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -149,5 +150,49 @@ func TestCompareCalibratesAndGrows(t *testing.T) {
 	}
 	if strings.Contains(log.String(), "calibrate ") {
 		t.Errorf("calibrated again:\n%s", log.String())
+	}
+}
+
+// TestCompareWarmups: with Warmups 2 a comparison makes two warm-ups with
+// their own seeds, calibrates each, and trains every method with every
+// seed from each, each run's config naming its warm-up.
+func TestCompareWarmups(t *testing.T) {
+	ctx := context.Background()
+	c := tinyCompare(t)
+	c.Warmups = 2
+	c.Calibrate = DefaultCalibrate()
+	c.Calibrate.Prompts = 2
+	if err := Compare(ctx, c, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var m run.Manifest
+	if err := run.ReadJSON(filepath.Join(c.Out, run.ManifestFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Warmups) != 2 || m.Warmups[1].Seed != c.Warmup.Seed+1 || m.Warmups[1].Dir != "warmup-2" || len(m.Runs) != 4 {
+		t.Fatalf("manifest warm-ups %+v, %d runs", m.Warmups, len(m.Runs))
+	}
+	for _, w := range m.Warmups {
+		var rec WarmupRecord
+		if err := run.ReadJSON(filepath.Join(c.Out, w.Dir, run.WarmupFile), &rec); err != nil || rec.Config.Seed != w.Seed {
+			t.Errorf("warm-up %d: %+v (%v)", w.Index, rec.Config, err)
+		}
+		if _, err := os.Stat(filepath.Join(c.Out, w.Dir, run.CalibrationFile)); err != nil {
+			t.Errorf("warm-up %d has no calibration: %v", w.Index, err)
+		}
+	}
+	for _, r := range m.Runs {
+		cfg, err := rl.LoadRunConfig(filepath.Join(c.Out, r.Dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(c.Out, fmt.Sprintf("warmup-%d", r.Warmup)); cfg.Init != want || cfg.Seed != r.Seed {
+			t.Errorf("run %s starts from %s with seed %d, want %s and %d", r.Dir, cfg.Init, cfg.Seed, want, r.Seed)
+		}
+	}
+	c2 := c
+	c2.Init = testpolicy.Dir(t)
+	if err := Compare(ctx, c2, io.Discard); err == nil || !strings.Contains(err.Error(), "warmups") {
+		t.Errorf("--init with --warmups 2: %v", err)
 	}
 }

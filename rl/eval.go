@@ -33,6 +33,9 @@ type EvalResult struct {
 	Verdicts map[string]int     `json:"verdicts"`         // verdicts asked, by reward
 	// LastError is each failing reward's last error.
 	LastError map[string]string `json:"-"`
+	// PerPrompt is each reward's greedy score on each test prompt, in
+	// prompt order, nil where the reward does not apply (evals.jsonl).
+	PerPrompt map[string][]*float64 `json:"-"`
 }
 
 // ErrorShare is the largest share of any reward's verdicts that failed,
@@ -61,10 +64,14 @@ func Evaluate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Ve
 			return nil, fmt.Errorf("evaluate: %w", err)
 		}
 		res.count(vs, ro)
+		if group == 1 {
+			res.PerPrompt = perPrompt(vs, ro.Verdicts)
+		}
 		return meanScores(vs, ro.Verdicts), err
 	}
 	var err error
-	if res.Greedy, err = run(1, sample.Config{MaxTokens: c.MaxTokens, Temperature: 0, TopP: 1}); err != nil {
+	greedy := sample.Config{MaxTokens: c.MaxTokens, Temperature: 0, TopP: 1}
+	if res.Greedy, err = run(1, greedy); err != nil {
 		return res, err
 	}
 	if c.Samples > 0 {
@@ -91,6 +98,24 @@ func (r *EvalResult) count(vs []reward.Verifier, ro Rollouts) {
 		r.Errors[v.Name()] += n[k]
 		r.LastError[v.Name()] = last[k].Error()
 	}
+}
+
+// perPrompt is each reward's score of each response, nil where skipped.
+func perPrompt(vs []reward.Verifier, verdicts [][]reward.Verdict) map[string][]*float64 {
+	out := map[string][]*float64{}
+	for k, v := range vs {
+		if k >= len(verdicts) {
+			continue
+		}
+		row := make([]*float64, len(verdicts[k]))
+		for i, vd := range verdicts[k] {
+			if !vd.Skip {
+				row[i] = &vd.Score
+			}
+		}
+		out[v.Name()] = row
+	}
+	return out
 }
 
 // meanScores averages each reward's scores, leaving out skipped verdicts.

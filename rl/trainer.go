@@ -39,6 +39,7 @@ type Trainer struct {
 	step    int // completed steps
 	metrics *run.Log[run.Metrics]
 	samples *run.Log[run.Sample]
+	evals   *run.Log[run.EvalRecord]
 	log     io.Writer
 
 	// skippedSteps counts consecutive steps none of whose updates could be
@@ -345,7 +346,7 @@ func (t *Trainer) prepareResume(ckpt string, changes []Change) error {
 	return run.WriteJSON(filepath.Join(t.c.Out, "config.json"), t.c)
 }
 
-// openLogs opens metrics.jsonl and samples.jsonl, cut back to the steps
+// openLogs opens metrics.jsonl, samples.jsonl and evals.jsonl, cut back to the steps
 // the current weights have seen (a resumed run drops the lines past its
 // checkpoint).
 func (t *Trainer) openLogs() error {
@@ -356,7 +357,10 @@ func (t *Trainer) openLogs() error {
 	if t.samples, err = run.OpenSamples(filepath.Join(t.c.Out, run.SamplesFile), t.step); err != nil {
 		return err
 	}
-	return errors.Join(t.metrics.Save(), t.samples.Save())
+	if t.evals, err = run.OpenEvals(filepath.Join(t.c.Out, run.EvalsFile), t.step); err != nil {
+		return err
+	}
+	return errors.Join(t.metrics.Save(), t.samples.Save(), t.evals.Save())
 }
 
 // Step is the number of completed training steps.
@@ -529,6 +533,9 @@ func (t *Trainer) evaluate(ctx context.Context, rec stepRecord) error {
 	}
 	for k, v := range res.Greedy {
 		rec.metrics["eval/greedy/"+k] = v
+	}
+	if err := t.evals.Append(run.EvalRecord{Step: t.step, Greedy: res.PerPrompt}); err != nil {
+		return err
 	}
 	for k, v := range res.Sampled {
 		rec.metrics["eval/sampled/"+k] = v

@@ -288,3 +288,42 @@ func TestLoadConfigFile(t *testing.T) {
 		t.Errorf("config.json does not round-trip:\n%+v\n%+v", back, DefaultConfig())
 	}
 }
+
+// TestEvalsLog: every evaluation writes each reward's greedy score on each
+// test prompt to evals.jsonl, aligned with the mean in metrics.jsonl.
+func TestEvalsLog(t *testing.T) {
+	c := microConfig(t, "toolcall", "gdpo")
+	c.Steps, c.EvalEvery, c.EvalPrompts = 2, 1, 3
+	tr := newTrainer(t, c, false)
+	if err := tr.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var evals []run.EvalRecord
+	if err := run.ReadLines(filepath.Join(c.Out, run.EvalsFile), func(b []byte) error {
+		var e run.EvalRecord
+		evals = append(evals, e)
+		return json.Unmarshal(b, &evals[len(evals)-1])
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ms := readMetrics(t, c.Out)
+	if len(evals) != 2 || evals[0].Step != 1 || evals[1].Step != 2 {
+		t.Fatalf("evals.jsonl holds %d records (%+v), want steps 1 and 2", len(evals), evals)
+	}
+	for _, e := range evals {
+		for name, scores := range e.Greedy {
+			if len(scores) != c.EvalPrompts {
+				t.Fatalf("step %d %s: %d scores for %d prompts", e.Step, name, len(scores), c.EvalPrompts)
+			}
+			sum, n := 0.0, 0
+			for _, s := range scores {
+				if s != nil {
+					sum, n = sum+*s, n+1
+				}
+			}
+			if want, ok := ms[e.Step-1]["eval/greedy/"+name].(float64); !ok || n == 0 || math.Abs(sum/float64(n)-want) > 1e-12 {
+				t.Errorf("step %d %s: per-prompt mean %v, metrics.jsonl %v", e.Step, name, sum/float64(max(n, 1)), want)
+			}
+		}
+	}
+}

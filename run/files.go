@@ -165,6 +165,25 @@ func OpenSamples(path string, steps int) (*Log[Sample], error) {
 	return l, nil
 }
 
+// OpenEvals opens the evaluations log of a run resumed after `steps`
+// completed steps: every line an EvalRecord, steps increasing; lines of
+// steps > steps are left out. A missing file is an empty log (a run from
+// before the file existed).
+func OpenEvals(path string, steps int) (*Log[EvalRecord], error) {
+	last := -1
+	l, err := OpenLog(path, func(_ int, e EvalRecord) (bool, error) {
+		if e.Step <= last || e.Step < 0 {
+			return false, fmt.Errorf("evaluation at step %d after step %d: the log is damaged", e.Step, last)
+		}
+		last = e.Step
+		return e.Step <= steps, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s)", err, leftAsIs)
+	}
+	return l, nil
+}
+
 // Append adds records, one JSON line each, and rewrites the file.
 func (l *Log[T]) Append(records ...T) error {
 	for _, r := range records {

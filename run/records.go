@@ -23,6 +23,8 @@ const (
 	WarmupFile   = "warmup.json"   // a WarmupRecord beside a warmed-up checkpoint
 	// CalibrationFile is a comparison's Calibration: where its warm-up starts.
 	CalibrationFile = "calibration.json"
+	// EvalsFile has one EvalRecord line per evaluation of a run.
+	EvalsFile = "evals.jsonl"
 )
 
 // MaxStep bounds the step numbers a metrics file may use, so a damaged
@@ -133,6 +135,16 @@ type Sample struct {
 	Verdicts   []Verdict            `json:"verdicts"`
 }
 
+// EvalRecord is one evaluation of a run, one line of evals.jsonl: each
+// reward's greedy score on each test prompt, in prompt order (null where
+// the reward does not apply to the prompt), so that a reader can follow a
+// prompt from one evaluation to the next (retention: a reward that passed
+// there and fails later).
+type EvalRecord struct {
+	Step   int                   `json:"step"` // completed training steps
+	Greedy map[string][]*float64 `json:"greedy"`
+}
+
 // Verdict is one reward's verdict on a logged rollout.
 type Verdict struct {
 	Reward string        `json:"reward"`
@@ -163,8 +175,12 @@ type Manifest struct {
 	Window    int      `json:"window"`    // the moving mean's window, in steps
 	// Warmup is the warm-up checkpoint every run starts from: relative to
 	// the comparison folder when the comparison made it, else absolute.
-	Warmup string        `json:"warmup"`
-	Runs   []ManifestRun `json:"runs"`
+	Warmup string `json:"warmup"`
+	// Warmups are the warm-ups of a comparison that makes several (one per
+	// warm-up seed, each run pairing with the runs of the same warm-up and
+	// seed); nil when it has one, named by Warmup.
+	Warmups []ManifestWarmup `json:"warmups,omitempty"`
+	Runs    []ManifestRun    `json:"runs"`
 	// Baselines are the methods every other one is measured against, in
 	// the table's column order; the last is the reference of the final
 	// evaluation's difference. A compare.json written before the field
@@ -191,7 +207,17 @@ func (m Manifest) BaselineMethods() []string {
 type ManifestRun struct {
 	Method string `json:"method"`
 	Seed   uint64 `json:"seed"`
+	// Warmup is the index (1 …) of the warm-up the run starts from among
+	// Manifest.Warmups; 0 when the comparison has one.
+	Warmup int    `json:"warmup,omitempty"`
 	Dir    string `json:"dir"` // relative to the comparison folder
+}
+
+// ManifestWarmup is one warm-up of a comparison that makes several.
+type ManifestWarmup struct {
+	Index int    `json:"index"` // 1 …, as ManifestRun.Warmup names it
+	Dir   string `json:"dir"`   // relative to the comparison folder
+	Seed  uint64 `json:"seed"`  // the warm-up's seed
 }
 
 // WarmupRecord is warmup.json, beside a warmed-up checkpoint: the settings

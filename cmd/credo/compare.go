@@ -83,6 +83,7 @@ func compareFlags(fs *flags, c *lab.CompareConfig) (trainConfig *string) {
 		setting{"threshold", "threshold", "training reward whose moving mean counts as reached"},
 		setting{"window", "window", "moving-mean window in steps"},
 		setting{"init", "init", "reuse this warm-up checkpoint instead of making one"},
+		setting{"warmups", "warmups", "warm-ups to make (warm-up w with seed w): every method trains with every seed from each, so an interval covers the warm-up's variance too (0 or 1: one warm-up)"},
 	)
 	fs.Func("task", "task for warm-up and training (default "+c.Train.Task+")", func(s string) error {
 		c.Train.Task, c.Warmup.Task = s, s

@@ -1,0 +1,121 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/run"
+)
+
+// site is one warm-up of a comparison: where its checkpoint is, how it is
+// made and where its calibration is kept.
+type site struct {
+	index       int          // 1 … among several; 0 for a comparison's only one
+	dir         string       // the checkpoint folder
+	config      WarmupConfig // how it is made, when the comparison makes it
+	calibration string       // its calibration.json
+}
+
+// sites are c's warm-ups: Out/warmup (or Init) with the calibration in
+// Out, or, with Warmups > 1, Out/warmup-<w> with seed Warmup.Seed + w − 1
+// and its calibration beside its checkpoint.
+func (c CompareConfig) sites() []site {
+	if c.Warmups <= 1 {
+		return []site{{dir: c.warmupDir(), config: c.Warmup, calibration: filepath.Join(c.Out, run.CalibrationFile)}}
+	}
+	out := make([]site, c.Warmups)
+	for i := range out {
+		w := i + 1
+		cfg := c.Warmup
+		cfg.Seed += uint64(i)
+		dir := filepath.Join(c.Out, fmt.Sprintf("warmup-%d", w))
+		out[i] = site{index: w, dir: dir, config: cfg, calibration: filepath.Join(dir, run.CalibrationFile)}
+	}
+	return out
+}
+
+// warmupOnce makes the comparison's warm-up checkpoint unless a finished
+// one (with its warmup.json) is already there, made with c.
+func warmupOnce(ctx context.Context, c WarmupConfig, dir string, log io.Writer) error {
+	path := filepath.Join(dir, run.WarmupFile)
+	var saved WarmupRecord
+	switch err := run.ReadJSON(path, &saved); {
+	case err == nil:
+		changes, err := run.Diff(saved.Config, c)
+		if err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+		if len(changes) > 0 {
+			return fmt.Errorf("compare: the warm-up in %s was made with other settings (%v): choose another --out", dir, changes)
+		}
+		fmt.Fprintf(log, "reusing the warm-up checkpoint %s\n", dir)
+		return nil
+	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("compare: %w", err)
+	}
+	_, rep, err := WarmUp(ctx, c, dir, log)
+	if err != nil {
+		return err
+	}
+	return run.WriteJSON(path, WarmupRecord{Config: c, Report: rep})
+}
+
+// calibrateOnce measures where warm-up st starts (its calibration.json)
+// unless a calibration made with the same settings is there.
+func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer) error {
+	path, init := st.calibration, st.dir
+	cc := c.Calibrate
+	cc.Group, cc.MaxTokens, cc.Temperature = c.Train.Group, c.Train.MaxTokens, c.Train.Temperature
+	cc.EvalPrompts = c.Train.EvalPrompts
+	cc.Workers, cc.Timeout = c.Train.VerifyWorkers, time.Duration(c.Train.VerifyTimeout)
+	var saved run.Calibration
+	switch err := run.ReadJSON(path, &saved); {
+	case err == nil:
+		if saved.Prompts != cc.Prompts || saved.Group != cc.Group || saved.EvalPrompts != cc.EvalPrompts {
+			return fmt.Errorf("compare: %s was made with %d prompts × %d responses (eval %d), these settings ask %d × %d (eval %d): choose another --out",
+				path, saved.Prompts, saved.Group, saved.EvalPrompts, cc.Prompts, cc.Group, cc.EvalPrompts)
+		}
+		return nil
+	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("compare: %w", err)
+	}
+	p, err := policy.Load(init)
+	if err != nil {
+		return fmt.Errorf("compare: calibrate: %w", err)
+	}
+	t, err := rl.NewTask(c.Train.Task, c.Train.TaskSeed, c.Train.Difficulty)
+	if err != nil {
+		return fmt.Errorf("compare: calibrate: %w", err)
+	}
+	if cl, ok := t.(io.Closer); ok {
+		defer cl.Close()
+	}
+	vs, err := rl.TaskRewards(t, c.Train.Judges)
+	if err != nil {
+		return fmt.Errorf("compare: calibrate: %w", err)
+	}
+	cal, err := Calibrate(ctx, p, t, vs, cc, log)
+	if err != nil {
+		return err
+	}
+	cal.Difficulty = c.Train.Difficulty
+	for _, r := range cal.Rewards {
+		status := "counted"
+		if !r.Counted {
+			status = "not counted: " + r.Why
+		}
+		who := ""
+		if st.index > 0 {
+			who = fmt.Sprintf(" (warm-up %d)", st.index)
+		}
+		fmt.Fprintf(log, "calibration%s: %s starts at %.2f, %.0f%% of groups without variance: %s\n", who, r.Reward, r.Pass, 100*r.ZeroVar, status)
+	}
+	return run.WriteJSON(path, cal)
+}
