@@ -190,6 +190,15 @@ func TestCompareWarmups(t *testing.T) {
 			t.Errorf("run %s starts from %s with seed %d, want %s and %d", r.Dir, cfg.Init, cfg.Seed, want, r.Seed)
 		}
 	}
+	cmp, err := report.LoadCompare(c.Out)
+	if err != nil || len(cmp.Calibrations) != 2 || cmp.Calibration == nil {
+		t.Fatalf("the report reads the warm-ups' calibrations as %+v (%v)", cmp, err)
+	}
+	for _, row := range report.Table(cmp) {
+		if len(row.AUCs) != 2 {
+			t.Errorf("%s %s: %d paired units, want 2 (one per warm-up)", row.Method, row.Reward, len(row.AUCs))
+		}
+	}
 	c2 := c
 	c2.Init = testpolicy.Dir(t)
 	if err := Compare(ctx, c2, io.Discard); err == nil || !strings.Contains(err.Error(), "warmups") {

@@ -22,11 +22,16 @@ type Comparison struct {
 	Threshold float64 // the reward the moving mean must reach
 	Window    int     // the moving mean's window, in steps
 	Warmup    string  // the warmed-up policy every run starts from
-	Runs      []*Run
+	// Warmups are the warm-ups of a comparison that made several (each
+	// with its own calibration, in Calibrations); nil with one.
+	Warmups []run.ManifestWarmup
+	Runs    []*Run
 	// Calibration is where the warm-up starts (calibration.json), nil when
 	// the comparison has none: then every reward is counted and the
-	// threshold is Threshold.
-	Calibration *run.Calibration
+	// threshold is Threshold. With several warm-ups it is their summary
+	// (mergeCalibrations) and Calibrations holds each, by warm-up index.
+	Calibration  *run.Calibration
+	Calibrations map[int]*run.Calibration
 	// Baselines are the methods every other one is measured against, in
 	// column order (run.Manifest.BaselineMethods when nil); the last is
 	// the reference of the final evaluation's difference.
@@ -34,6 +39,78 @@ type Comparison struct {
 	// ScaleTo is the runs' credit.scale_to ("grpo": every method at GRPO's
 	// step size; "": raw advantages).
 	ScaleTo string
+}
+
+// loadCalibrations reads calibration.json, or each warm-up's; a missing
+// one leaves the comparison (or that warm-up) uncalibrated.
+func (c *Comparison) loadCalibrations() error {
+	read := func(path string) (*run.Calibration, error) {
+		var cal run.Calibration
+		switch err := run.ReadJSON(path, &cal); {
+		case err == nil:
+			return &cal, nil
+		case errors.Is(err, os.ErrNotExist):
+			return nil, nil
+		default:
+			return nil, fmt.Errorf("compare %s: %w", c.Dir, err)
+		}
+	}
+	if len(c.Warmups) == 0 {
+		cal, err := read(filepath.Join(c.Dir, run.CalibrationFile))
+		c.Calibration = cal
+		return err
+	}
+	var all []*run.Calibration
+	for _, w := range c.Warmups {
+		cal, err := read(filepath.Join(c.Dir, w.Dir, run.CalibrationFile))
+		if err != nil {
+			return err
+		}
+		if cal != nil {
+			if c.Calibrations == nil {
+				c.Calibrations = map[int]*run.Calibration{}
+			}
+			c.Calibrations[w.Index] = cal
+			all = append(all, cal)
+		}
+	}
+	if len(all) == len(c.Warmups) {
+		c.Calibration = mergeCalibrations(all)
+	}
+	return nil
+}
+
+// mergeCalibrations summarises the calibrations of several warm-ups: each
+// reward's pass rate, zero-variance share and starting evaluation are
+// their means, and it is counted when every warm-up counts it (the first
+// reason against it otherwise).
+func mergeCalibrations(cals []*run.Calibration) *run.Calibration {
+	out := *cals[0]
+	out.Rewards = slices.Clone(out.Rewards)
+	out.Eval = map[string]float64{}
+	for i := range out.Rewards {
+		r := &out.Rewards[i]
+		r.Pass, r.ZeroVar, r.Groups = 0, 0, 0
+		for _, cal := range cals {
+			for _, x := range cal.Rewards {
+				if x.Reward != r.Reward {
+					continue
+				}
+				r.Pass += x.Pass / float64(len(cals))
+				r.ZeroVar += x.ZeroVar / float64(len(cals))
+				r.Groups += x.Groups
+				if !x.Counted && r.Counted {
+					r.Counted, r.Why = false, x.Why
+				}
+			}
+		}
+	}
+	for k := range cals[0].Eval {
+		for _, cal := range cals {
+			out.Eval[k] += cal.Eval[k] / float64(len(cals))
+		}
+	}
+	return &out
 }
 
 // start is reward k's starting point in the calibration.
@@ -61,14 +138,10 @@ func LoadCompare(dir string) (*Comparison, error) {
 		return nil, fmt.Errorf("compare %s: compare.json lists no runs", dir)
 	}
 	c := &Comparison{Dir: dir, Task: f.Task, Methods: f.Methods, Seeds: f.Seeds, Steps: f.Steps,
-		Threshold: f.Threshold, Window: f.Window, Warmup: f.Warmup, Baselines: f.BaselineMethods()}
+		Threshold: f.Threshold, Window: f.Window, Warmup: f.Warmup, Warmups: f.Warmups, Baselines: f.BaselineMethods()}
 	c.defaults()
-	var cal run.Calibration
-	switch err := run.ReadJSON(filepath.Join(dir, run.CalibrationFile), &cal); {
-	case err == nil:
-		c.Calibration = &cal
-	case !errors.Is(err, os.ErrNotExist):
-		return nil, fmt.Errorf("compare %s: %w", dir, err)
+	if err := c.loadCalibrations(); err != nil {
+		return nil, err
 	}
 	if len(f.Train) > 0 {
 		var t struct {
@@ -98,7 +171,7 @@ func LoadCompare(dir string) (*Comparison, error) {
 		if e.Method != "" {
 			r.Method = e.Method
 		}
-		r.Seed = e.Seed
+		r.Seed, r.Warmup = e.Seed, e.Warmup
 		if r.Steps == 0 && c.Steps > 0 {
 			r.Steps = c.Steps
 			r.Incomplete = len(r.Metrics) < r.Steps

@@ -115,7 +115,8 @@ func TestManifestRoundTrip(t *testing.T) {
 	m := run.Manifest{
 		Task: "toolcall", Methods: []string{"grpo", "span"}, Seeds: []uint64{3}, Steps: 4,
 		Threshold: 0.6, Window: 2, Warmup: "warmup",
-		Runs:         []run.ManifestRun{{Method: "grpo", Seed: 3, Dir: "runs/grpo/seed-3"}, {Method: "span", Seed: 3, Dir: "runs/span/seed-3"}},
+		Warmups:      []run.ManifestWarmup{{Index: 1, Dir: "warmup-1", Seed: 5}},
+		Runs:         []run.ManifestRun{{Method: "grpo", Seed: 3, Warmup: 1, Dir: "runs/grpo/seed-3"}, {Method: "span", Seed: 3, Warmup: 1, Dir: "runs/span/seed-3"}},
 		Train:        json.RawMessage(`{"steps":4}`),
 		WarmupConfig: json.RawMessage(`{"steps":9}`),
 		Baselines:    []string{"grpo"},
@@ -146,8 +147,9 @@ func TestManifestRoundTrip(t *testing.T) {
 		"Window":    c.Window == m.Window,
 		"Warmup":    c.Warmup == m.Warmup,
 		"Baselines": reflect.DeepEqual(c.Baselines, m.Baselines),
+		"Warmups":   reflect.DeepEqual(c.Warmups, m.Warmups),
 		"Runs": len(c.Runs) == 2 && c.Runs[0].Method == "grpo" && c.Runs[1].Method == "span" && c.Runs[1].Seed == 3 &&
-			c.Runs[1].Dir == filepath.Join(dir, m.Runs[1].Dir),
+			c.Runs[1].Dir == filepath.Join(dir, m.Runs[1].Dir) && c.Runs[1].Warmup == 1,
 	}
 	notShown := map[string]string{
 		"Train":        "settings a later compare into the folder is checked against; the runs' config.json hold them too",

@@ -36,6 +36,9 @@ type Run struct {
 	Task   string
 	Method string
 	Seed   uint64
+	// Warmup is the index (1 …) of the run's warm-up in a comparison with
+	// several (run.ManifestRun.Warmup); 0 with one.
+	Warmup int
 	Steps  int // the configured number of steps (0: unknown)
 	// Metrics[i] is step i+1 (steps count from 1); a step without a
 	// line is nil.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -56,12 +57,12 @@ type Row struct {
 	// StartEval is the warm-up's greedy evaluation on the test prompts the
 	// runs end on (NaN without a calibration).
 	StartEval float64
-	// AUC is the mean over seeds of each run's area under its training
+	// AUC is the mean over runs of each run's area under its training
 	// reward curve per step (stats.AUC): the primary metric, since a
 	// method that learns sooner has the larger area. AUCs and Evals hold
-	// each seed's AUC and final greedy evaluation, for pairing.
+	// each run's AUC and final greedy evaluation by its Unit, for pairing.
 	AUC         float64
-	AUCs, Evals map[uint64]float64
+	AUCs, Evals map[Unit]float64
 	// DeltaAUC and DeltaEval map each baseline to the paired bootstrap 95%
 	// interval of this row's AUC (final evaluation) minus the baseline's,
 	// over the seeds both ran.
@@ -90,7 +91,7 @@ func Table(c *Comparison) []Row {
 			row := Row{Method: m, Reward: k, Runs: len(runs), Incomplete: incomplete,
 				Threshold: c.Threshold, Window: c.Window, Length: length, SecondsPerStep: sps, CreditOverhead: over,
 				Counted: true, Start: math.NaN(), StartEval: math.NaN(), AbsAdv: absAdv,
-				AUCs: map[uint64]float64{}, Evals: map[uint64]float64{}}
+				AUCs: map[Unit]float64{}, Evals: map[Unit]float64{}}
 			if cal := c.Calibration; cal != nil {
 				if st, ok := c.start(k); ok {
 					row.Start, row.Counted, row.Why = st.Pass, st.Counted, st.Why
@@ -104,17 +105,17 @@ func Table(c *Comparison) []Row {
 			var evals, aucs []float64
 			for i, r := range runs {
 				curve := r.Series(run.RewardKey(k, "mean"))
-				steps[i] = StepsToThreshold(curve, row.Threshold, c.Window)
+				steps[i] = StepsToThreshold(curve, c.threshold(r, k, row.Threshold), c.Window)
 				if !math.IsInf(steps[i], 1) {
 					row.Reached++
 				}
 				if a := stats.AUC(curve); !math.IsNaN(a) {
-					row.AUCs[r.Seed] = a
+					row.AUCs[r.Unit()] = a
 					aucs = append(aucs, a)
 				}
 				if e, ok := last(r.Series(run.EvalKey("greedy", k))); ok {
 					evals = append(evals, e)
-					row.Evals[r.Seed] = e
+					row.Evals[r.Unit()] = e
 				}
 			}
 			row.StepsToThreshold = Median(steps)
@@ -144,21 +145,53 @@ func Table(c *Comparison) []Row {
 	return rows
 }
 
-// paired is the bootstrap interval of the mean of a[s] − b[s] over the
-// seeds s both have.
-func paired(a, b map[uint64]float64) stats.Interval {
-	seeds := make([]uint64, 0, len(a))
-	for s := range a {
-		if _, ok := b[s]; ok {
-			seeds = append(seeds, s)
+// Unit is what a comparison pairs runs by: the warm-up they start from
+// (0 with one) and their seed. Runs of two methods with the same Unit saw
+// the same prompts from the same checkpoint.
+type Unit struct {
+	Warmup int
+	Seed   uint64
+}
+
+// Unit is the run's pairing unit.
+func (r *Run) Unit() Unit { return Unit{r.Warmup, r.Seed} }
+
+// threshold is reward k's threshold for run r: half the gap from its own
+// warm-up's start when that warm-up was calibrated, else def.
+func (c *Comparison) threshold(r *Run, k string, def float64) float64 {
+	if cal, ok := c.Calibrations[r.Warmup]; ok {
+		if p, ok := cal.Start(k); ok {
+			return p + (1-p)/2
 		}
 	}
-	slices.Sort(seeds)
-	d := make([]float64, len(seeds))
-	for i, s := range seeds {
-		d[i] = a[s] - b[s]
+	return def
+}
+
+// pairedDiffs are a[u] − b[u] over the units u both have, in unit order.
+func pairedDiffs(a, b map[Unit]float64) []float64 {
+	units := make([]Unit, 0, len(a))
+	for u := range a {
+		if _, ok := b[u]; ok {
+			units = append(units, u)
+		}
 	}
-	return stats.Bootstrap(d, bootstrapIters, bootstrapSeed)
+	slices.SortFunc(units, func(x, y Unit) int {
+		if x.Warmup != y.Warmup {
+			return x.Warmup - y.Warmup
+		}
+		return cmp.Compare(x.Seed, y.Seed)
+	})
+	d := make([]float64, len(units))
+	for i, u := range units {
+		d[i] = a[u] - b[u]
+	}
+	return d
+}
+
+// paired is the bootstrap interval of the mean of a[u] − b[u] over the
+// units both have.
+func paired(a, b map[Unit]float64) stats.Interval {
+	return stats.Bootstrap(pairedDiffs(a, b), bootstrapIters, bootstrapSeed)
 }
 
 // MovingMean is the trailing moving mean of xs over window steps:
