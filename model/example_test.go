@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"slices"
 
 	"github.com/credo-rl/credo/model"
 )
@@ -50,27 +48,6 @@ func ExampleNewTrainer() {
 	}
 	fmt.Println(tr.Steps(), last < first)
 	// Output: 5 true
-}
-
-// Save writes a Hugging Face style folder (config.json and
-// model.safetensors) that Load reads back, weights bit for bit.
-func ExampleModel_Save() {
-	dir, _ := os.MkdirTemp("", "model-example")
-	defer os.RemoveAll(dir)
-	m, _ := model.New(model.Tiny(40), 1)
-	if err := m.Save(dir); err != nil {
-		panic(err)
-	}
-	back, err := model.Load(dir)
-	if err != nil {
-		panic(err)
-	}
-	same, got := true, back.ParamData()
-	for i, w := range m.ParamData() {
-		same = same && slices.Equal(w, got[i])
-	}
-	fmt.Println(back.Config.NumHiddenLayers, back.Config.NumParams() == m.Config.NumParams(), same)
-	// Output: 2 true true
 }
 
 // A schedule warms the learning rate up linearly, then decays it along a

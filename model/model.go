@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/gomlx/compute"
@@ -33,27 +34,31 @@ func New(c Config, seed uint64) (*Model, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	data := initParams(c, seed)
-	return fromData(c, data)
+	return FromWeights(c, initParams(c, seed), nil)
 }
 
-// fromData builds a model from weights in Config.Params order, stored in
-// c.TorchDtype.
-func fromData(c Config, data [][]float32) (*Model, error) { return newModel(c, data, nil) }
-
-// newModel builds a model from weights in Config.Params order, stored in
-// dtypes (nil: all in c.TorchDtype).
-func newModel(c Config, data [][]float32, dtypes []string) (*Model, error) {
-	c = c.normalized()
-	st, err := storageDType(c.TorchDtype)
+// FromWeights builds a model of config c from given weights, data[i] being
+// the values of c.Params()[i] (row-major), and each weight's storage dtype
+// ("F32", "BF16" or "F16") in the same order; nil dtypes store every weight
+// in c.TorchDtype. hf.Load builds the models it reads with it.
+func FromWeights(c Config, data [][]float32, dtypes []string) (*Model, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	c = c.Normalized()
+	st, err := StorageDType(c.TorchDtype)
 	if err != nil {
 		return nil, err
+	}
+	specs := c.Params()
+	if len(data) != len(specs) || dtypes != nil && len(dtypes) != len(specs) {
+		return nil, fmt.Errorf("model weights: %d tensors and %d dtypes for %d parameters", len(data), len(dtypes), len(specs))
 	}
 	backend, err := compute.New()
 	if err != nil {
 		return nil, fmt.Errorf("start compute backend: %w", err)
 	}
-	m := &Model{Config: c, backend: backend, specs: c.Params(), execs: map[string]*Exec{}, dtypes: dtypes}
+	m := &Model{Config: c, backend: backend, specs: specs, execs: map[string]*Exec{}, dtypes: slices.Clone(dtypes)}
 	if m.dtypes == nil {
 		m.dtypes = make([]string, len(m.specs))
 		for i := range m.dtypes {
@@ -61,6 +66,9 @@ func newModel(c Config, data [][]float32, dtypes []string) (*Model, error) {
 		}
 	}
 	for i, p := range m.specs {
+		if _, ok := TorchDType(m.dtypes[i]); !ok {
+			return nil, fmt.Errorf("tensor %s: storage dtype %q is not supported (want F32, BF16 or F16)", p.Name, m.dtypes[i])
+		}
 		if len(data[i]) != p.Size() {
 			return nil, fmt.Errorf("tensor %s: %d values for shape %v", p.Name, len(data[i]), p.Shape)
 		}
@@ -75,6 +83,10 @@ func (m *Model) Backend() compute.Backend { return m.backend }
 // Specs lists the model's weights in the order of ParamData (graphs bind
 // them by name).
 func (m *Model) Specs() []ParamSpec { return m.specs }
+
+// DTypes is each weight's storage dtype ("F32", "BF16" or "F16"), in Specs
+// order: what it was loaded in, and what hf.Save writes it in.
+func (m *Model) DTypes() []string { return slices.Clone(m.dtypes) }
 
 // ParamData copies the weights to the host, in Specs order.
 func (m *Model) ParamData() [][]float32 {

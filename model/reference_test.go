@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"context"
@@ -7,17 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/model/hf"
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 	"github.com/gomlx/gomlx/core/tensors"
 )
 
 // The fixtures under testdata/reference were written once by
-// scripts/reference.py (PyTorch 1.13, float32) from the same weights.
+// scripts/reference.py (PyTorch 1.13, float32) from the same weights. The
+// tests read them through model/hf, so they are model's external tests.
 
-func loadFixture(t *testing.T, name string) map[string]Tensor {
+func loadFixture(t *testing.T, name string) map[string]hf.Tensor {
 	t.Helper()
-	fx, err := ReadSafetensors(filepath.Join("testdata", "reference", name))
+	fx, err := hf.ReadSafetensors(filepath.Join("testdata", "reference", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +48,7 @@ func maxDiff(t *testing.T, what string, got, want []float32, tol float64) {
 	}
 }
 
-func fixtureTokens(fx map[string]Tensor) ([][]int32, [][]float32) {
+func fixtureTokens(fx map[string]hf.Tensor) ([][]int32, [][]float32) {
 	tok, lengths := fx["tokens"], fx["lengths"].Data
 	B, T := tok.Shape[0], tok.Shape[1]
 	seqs := make([][]int32, B)
@@ -71,7 +74,7 @@ var lmCases = []string{"lm", "qwen3", "llama_bias", "llama3_rope"}
 func TestReferenceLogProbs(t *testing.T) {
 	for _, name := range lmCases {
 		t.Run(name, func(t *testing.T) {
-			m, err := Load(filepath.Join("testdata", "reference", name))
+			m, err := hf.Load(filepath.Join("testdata", "reference", name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +135,7 @@ func softmax(x []float32) []float32 {
 // referencePass runs the fixture's loss (masked mean NLL over its padded
 // tokens) and returns the loss, the logits, every weight's gradient (in
 // Specs order) and the gradient with respect to the input embeddings.
-func referencePass(t *testing.T, m *Model, fx map[string]Tensor) (loss, logits []float32, grads [][]float32, embGrad []float32) {
+func referencePass(t *testing.T, m *model.Model, fx map[string]hf.Tensor) (loss, logits []float32, grads [][]float32, embGrad []float32) {
 	t.Helper()
 	tok := fx["tokens"]
 	B, T := tok.Shape[0], tok.Shape[1]
@@ -146,23 +149,21 @@ func referencePass(t *testing.T, m *Model, fx map[string]Tensor) (loss, logits [
 	for i := range B {
 		maskRows[i] = fx["mask"].Data[i*(T-1) : (i+1)*(T-1)]
 	}
-	np := len(m.specs)
-	e, err := NewExec(m.backend, func(inputs []*Node) []*Node {
-		w := m.bind(inputs[:np])
+	np := len(m.Specs())
+	e, err := NewExec(m.Backend(), func(inputs []*Node) []*Node {
 		tk, mask := inputs[np], inputs[np+1]
 		in := Slice(tk, AxisRange(), AxisRange(0, T-1))
 		tgt := Slice(tk, AxisRange(), AxisRange(1, T))
-		x := embedTokens(w, in)
-		logits := headLogits(w, forward(m.Config, w, x, sequenceInputs(m.Config, in), nil))
+		x, logits := m.Logits(inputs[:np], in)
 		logp := ReduceSum(Mul(LogSoftmax(logits, -1), OneHot(tgt, m.Config.VocabSize, dtypes.Float32)), -1)
-		loss, _ := CrossEntropy{}.Loss(logp, nil, TokenNodes{Mask: mask, Tokens: ReduceAllSum(mask)})
+		loss, _ := model.CrossEntropy{}.Loss(logp, nil, model.TokenNodes{Mask: mask, Tokens: ReduceAllSum(mask)})
 		grads := Gradient(loss, append(append([]*Node{}, inputs[:np]...), x)...)
 		return append([]*Node{loss, logits}, grads...)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := e.Call(append(m.paramArgs(), tokens, maskRows)...)
+	out, err := e.Call(append(m.ParamArgs(), tokens, maskRows)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func referencePass(t *testing.T, m *Model, fx map[string]Tensor) (loss, logits [
 func TestReferenceGradients(t *testing.T) {
 	for _, name := range lmCases {
 		t.Run(name, func(t *testing.T) {
-			m, err := Load(filepath.Join("testdata", "reference", name))
+			m, err := hf.Load(filepath.Join("testdata", "reference", name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +188,7 @@ func TestReferenceGradients(t *testing.T) {
 			maxDiff(t, "loss", loss, fx["loss"].Data, 1e-6)
 			maxDiff(t, "logits", logits, fx["logits"].Data, 1e-5)
 			seen := 0
-			for i, p := range m.specs {
+			for i, p := range m.Specs() {
 				want, ok := fx["grad."+p.Name]
 				if !ok {
 					t.Errorf("the fixture has no gradient for %s", p.Name)
@@ -204,7 +205,7 @@ func TestReferenceGradients(t *testing.T) {
 	}
 }
 
-func countPrefix(fx map[string]Tensor, prefixes ...string) int {
+func countPrefix(fx map[string]hf.Tensor, prefixes ...string) int {
 	n := 0
 	for k := range fx {
 		for _, p := range prefixes {
@@ -220,12 +221,12 @@ func countPrefix(fx map[string]Tensor, prefixes ...string) int {
 // transformers' default and llama3 computations.
 func TestReferenceRopeFrequencies(t *testing.T) {
 	for _, name := range lmCases[1:] {
-		m, err := Load(filepath.Join("testdata", "reference", name))
+		m, err := hf.Load(filepath.Join("testdata", "reference", name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []float32
-		for _, v := range m.Config.invFreq() {
+		for _, v := range m.Config.InvFreq() {
 			got = append(got, float32(v))
 		}
 		want := loadFixture(t, name+"_expected.safetensors")["rope.inv_freq"].Data
@@ -245,13 +246,13 @@ func TestReferenceVariantsMatter(t *testing.T) {
 		}
 		return d
 	}
-	m, err := Load(filepath.Join("testdata", "reference", "llama_bias"))
+	m, err := hf.Load(filepath.Join("testdata", "reference", "llama_bias"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	fx := loadFixture(t, "llama_bias_expected.safetensors")
 	data := m.ParamData()
-	for i, p := range m.specs {
+	for i, p := range m.Specs() {
 		if strings.HasSuffix(p.Name, "o_proj.bias") || strings.Contains(p.Name, "mlp.") && strings.HasSuffix(p.Name, ".bias") {
 			clear(data[i])
 		}
@@ -266,14 +267,14 @@ func TestReferenceVariantsMatter(t *testing.T) {
 		t.Errorf("dropping the o and mlp biases changes the logits by only %.2e", d)
 	}
 
-	m, err = Load(filepath.Join("testdata", "reference", "llama3_rope"))
+	m, err = hf.Load(filepath.Join("testdata", "reference", "llama3_rope"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	fx = loadFixture(t, "llama3_rope_expected.safetensors")
 	plain := m.Config
 	plain.RopeScaling = nil
-	m2, err := fromData(plain, m.ParamData())
+	m2, err := model.FromWeights(plain, m.ParamData(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,19 +290,19 @@ func TestReferenceVariantsMatter(t *testing.T) {
 // test): AdamW with decoupled decay on matrices, betas (0.9, 0.95),
 // global-norm clipping at 1, learning rate 1e-2.
 func TestReferenceAdamW(t *testing.T) {
-	m, err := Load(filepath.Join("testdata", "reference", "lm"))
+	m, err := hf.Load(filepath.Join("testdata", "reference", "lm"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	fx := loadFixture(t, "lm_expected.safetensors")
 	seqs, mask := fixtureTokens(fx)
-	tr, err := NewTrainer(m, DefaultAdamW(), CrossEntropy{})
+	tr, err := model.NewTrainer(m, model.DefaultAdamW(), model.CrossEntropy{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var losses, norms []float32
 	for range 5 {
-		st, err := tr.Step(context.Background(), seqs, TokenInputs{Mask: mask}, 1e-2)
+		st, err := tr.Step(context.Background(), seqs, model.TokenInputs{Mask: mask}, 1e-2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +322,7 @@ func TestReferenceAdamW(t *testing.T) {
 // TestReferenceEmbeddingGradient checks the scoring head's score and
 // ∂S/∂e with S = Σ sel · score, as the gradient method uses it.
 func TestReferenceEmbeddingGradient(t *testing.T) {
-	m, err := Load(filepath.Join("testdata", "reference", "prm"))
+	m, err := hf.Load(filepath.Join("testdata", "reference", "prm"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,19 @@
-package model
+package model_test
 
 import (
 	"context"
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/model/hf"
 )
 
 // TestScoreEmbeddingsMatchesTokens: scoring the embeddings of tokens gives
 // the same scores as scoring the tokens.
 func TestScoreEmbeddingsMatchesTokens(t *testing.T) {
-	m, err := Load(filepath.Join("testdata", "reference", "prm"))
+	m, err := hf.Load(filepath.Join("testdata", "reference", "prm"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,16 +55,16 @@ func TestScoreEmbeddingsMatchesTokens(t *testing.T) {
 // TestBinaryCrossEntropyLearns: a scoring model learns to tell two token
 // patterns apart, and its loss starts near ln 2.
 func TestBinaryCrossEntropyLearns(t *testing.T) {
-	c := Tiny(20)
+	c := model.Tiny(20)
 	c.NumLabels = 1
-	m, err := New(c, 4)
+	m, err := model.New(c, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewTrainer(m, DefaultAdamW(), CrossEntropy{}); err == nil {
+	if _, err := model.NewTrainer(m, model.DefaultAdamW(), model.CrossEntropy{}); err == nil {
 		t.Fatal("a language-model objective was accepted for a scoring model")
 	}
-	tr, err := NewTrainer(m, DefaultAdamW(), BinaryCrossEntropy{})
+	tr, err := model.NewTrainer(m, model.DefaultAdamW(), model.BinaryCrossEntropy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +72,9 @@ func TestBinaryCrossEntropyLearns(t *testing.T) {
 	seqs := [][]int32{{1, 2, 3, 4}, {1, 2, 5, 4}, {3, 6, 7, 4}, {8, 6, 7, 4}}
 	labels := [][]float32{{0, 0, 0, 1}, {0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0, 0}}
 	weights := [][]float32{{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}}
-	var first, last StepStats
+	var first, last model.StepStats
 	for i := range 60 {
-		st, err := tr.Step(context.Background(), seqs, TokenInputs{Mask: weights, Label: labels}, 1e-2)
+		st, err := tr.Step(context.Background(), seqs, model.TokenInputs{Mask: weights, Label: labels}, 1e-2)
 		if err != nil {
 			t.Fatal(err)
 		}
