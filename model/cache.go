@@ -66,7 +66,7 @@ func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, newTokens
 	if group < 1 {
 		return nil, nil, fmt.Errorf("prefill: group size %d, want at least 1", group)
 	}
-	if err := m.checkTokens(prompts); err != nil {
+	if err := m.CheckTokens(prompts); err != nil {
 		return nil, nil, fmt.Errorf("prefill: %w", err)
 	}
 	L := 0
@@ -79,8 +79,8 @@ func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, newTokens
 	if newTokens < 0 {
 		return nil, nil, fmt.Errorf("prefill: %d new tokens", newTokens)
 	}
-	L = bucket(L)
-	S := bucket(L + newTokens)
+	L = Bucket(L)
+	S := Bucket(L + newTokens)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

@@ -114,6 +114,30 @@ func (m *Model) SetParamData(data [][]float32) error {
 	return nil
 }
 
+// Weights are the weight tensors themselves (not copies), in Specs order:
+// graph arguments for an optimizer's update (optim), which must not free
+// them; ReplaceWeights hands back the updated ones.
+func (m *Model) Weights() []*tensors.Tensor { return slices.Clone(m.params) }
+
+// ReplaceWeights makes ts the model's weights, in Specs order, and frees
+// the tensors they replace: how an update computed in another graph lands
+// (optim's Updater). The model owns ts from then on.
+func (m *Model) ReplaceWeights(ts []*tensors.Tensor) error {
+	if len(ts) != len(m.specs) {
+		return fmt.Errorf("replace weights: %d tensors for %d parameters", len(ts), len(m.specs))
+	}
+	for i, p := range m.specs {
+		if got := ts[i].Shape().Dimensions; !slices.Equal(got, p.Shape) {
+			return fmt.Errorf("replace weights: tensor %s has shape %v, want %v", p.Name, got, p.Shape)
+		}
+	}
+	for i, t := range ts {
+		m.params[i].FinalizeAll()
+		m.params[i] = t
+	}
+	return nil
+}
+
 // onDevice moves weights that are still host-side (new, or just set) to
 // the backend, one caller at a time. Calls may then run concurrently:
 // GoMLX checks a tensor argument's state without its lock, and would see
@@ -154,10 +178,11 @@ func (m *Model) paramArgs() []any {
 	return args
 }
 
-// bucket rounds a sequence length up so that a few dozen compiled graphs
+// Bucket rounds a sequence length up so that a few dozen compiled graphs
 // serve every batch while padding wastes at most 1/8 of a step: multiples
-// of 16 up to 128, then of 32.
-func bucket(n int) int {
+// of 16 up to 128, then of 32. Every batch a graph of the model's runs on,
+// and optim's updates, is padded to it (Padded).
+func Bucket(n int) int {
 	switch {
 	case n <= 16:
 		return 16
@@ -168,26 +193,25 @@ func bucket(n int) int {
 	}
 }
 
-// padded packs sequences into a right-padded [B, T] array (T bucketed).
-func padded(seqs [][]int32, pad int32) ([][]int32, int) {
-	T := 0
+// Padded packs sequences into a [B, T] array right-padded with token 0, T
+// the longest sequence's length rounded up by Bucket.
+func Padded(seqs [][]int32) (rows [][]int32, T int) {
 	for _, s := range seqs {
 		T = max(T, len(s))
 	}
-	T = bucket(T)
-	out := make([][]int32, len(seqs))
+	T = Bucket(T)
+	rows = make([][]int32, len(seqs))
 	for i, s := range seqs {
-		row := make([]int32, T)
-		copy(row, s)
-		for j := len(s); j < T; j++ {
-			row[j] = pad
-		}
-		out[i] = row
+		rows[i] = make([]int32, T) // zeros past the sequence: the padding
+		copy(rows[i], s)
 	}
-	return out, T
+	return rows, T
 }
 
-func (m *Model) checkTokens(seqs [][]int32) error {
+// CheckTokens is what every call over token sequences checks first: a
+// batch of at least one sequence, none longer than the context, every id
+// inside the vocabulary.
+func (m *Model) CheckTokens(seqs [][]int32) error {
 	if len(seqs) == 0 {
 		return fmt.Errorf("empty batch")
 	}
@@ -242,7 +266,7 @@ func (m *Model) wholeLogProbs(ctx context.Context, seqs [][]int32) ([][]float32,
 	if m.Config.NumLabels > 0 {
 		return nil, fmt.Errorf("log-probs: the model has a scoring head, not a language-model head")
 	}
-	if err := m.checkTokens(seqs); err != nil {
+	if err := m.CheckTokens(seqs); err != nil {
 		return nil, fmt.Errorf("log-probs: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -259,7 +283,7 @@ func (m *Model) wholeLogProbs(ctx context.Context, seqs [][]int32) ([][]float32,
 	if err != nil {
 		return nil, err
 	}
-	pad, _ := padded(seqs, 0)
+	pad, _ := Padded(seqs)
 	out, err := e.Call(append(m.paramArgs(), pad)...)
 	if err != nil {
 		return nil, fmt.Errorf("log-probs: %w", err)
@@ -310,7 +334,7 @@ func (m *Model) Distributions(ctx context.Context, seqs [][]int32, from []int) (
 			return nil, fmt.Errorf("distributions: start %d outside [1, %d] for sequence %d", f, len(seqs[i]), i)
 		}
 	}
-	if err := m.checkTokens(seqs); err != nil {
+	if err := m.CheckTokens(seqs); err != nil {
 		return nil, fmt.Errorf("distributions: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -327,7 +351,7 @@ func (m *Model) distributionsIn(ctx context.Context, seqs [][]int32, from []int,
 	for _, q := range seqs {
 		T = max(T, len(q))
 	}
-	rows := max(1, maxBytes/(2*4*bucket(T)*m.Config.VocabSize))
+	rows := max(1, maxBytes/(2*4*Bucket(T)*m.Config.VocabSize))
 	res := make([][][]float32, 0, len(seqs))
 	for lo := 0; lo < len(seqs); lo += rows {
 		if err := ctx.Err(); err != nil {
@@ -359,7 +383,7 @@ func (m *Model) distributions(seqs [][]int32, from []int) ([][][]float32, error)
 	if err != nil {
 		return nil, err
 	}
-	pad, T := padded(seqs, 0)
+	pad, T := Padded(seqs)
 	out, err := e.Call(append(m.paramArgs(), pad)...)
 	if err != nil {
 		return nil, fmt.Errorf("distributions: %w", err)
@@ -388,7 +412,7 @@ func (m *Model) EmbeddingGradient(ctx context.Context, seqs [][]int32, sel [][]f
 			return nil, nil, nil, fmt.Errorf("embedding gradient: sequence %d has %d tokens but %d selection weights", i, len(seqs[i]), len(sel[i]))
 		}
 	}
-	if err := m.checkTokens(seqs); err != nil {
+	if err := m.CheckTokens(seqs); err != nil {
 		return nil, nil, nil, fmt.Errorf("embedding gradient: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -409,7 +433,7 @@ func (m *Model) EmbeddingGradient(ctx context.Context, seqs [][]int32, sel [][]f
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	pad, T := padded(seqs, 0)
+	pad, T := Padded(seqs)
 	wpad := make([][]float32, len(seqs))
 	for i := range sel {
 		wpad[i] = make([]float32, T)
@@ -446,7 +470,7 @@ func (m *Model) Scores(ctx context.Context, seqs [][]int32) ([][]float32, error)
 	if m.Config.NumLabels == 0 {
 		return nil, fmt.Errorf("scores: the model has no scoring head (num_labels is 0)")
 	}
-	if err := m.checkTokens(seqs); err != nil {
+	if err := m.CheckTokens(seqs); err != nil {
 		return nil, fmt.Errorf("scores: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -463,7 +487,7 @@ func (m *Model) Scores(ctx context.Context, seqs [][]int32) ([][]float32, error)
 	if err != nil {
 		return nil, err
 	}
-	pad, T := padded(seqs, 0)
+	pad, T := Padded(seqs)
 	out, err := e.Call(append(m.paramArgs(), pad)...)
 	if err != nil {
 		return nil, fmt.Errorf("scores: %w", err)
@@ -534,7 +558,7 @@ func (m *Model) ScoreEmbeddings(ctx context.Context, emb [][][]float32) ([][]flo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	T = bucket(T)
+	T = Bucket(T)
 	flat := make([]float32, len(emb)*T*D)
 	for i, rows := range emb {
 		for t, r := range rows {

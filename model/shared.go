@@ -61,10 +61,10 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 	if s.Use != nil && len(s.Use) != n {
 		return nil, fmt.Errorf("shared distributions: %d prefix lengths for %d suffixes", len(s.Use), n)
 	}
-	if err := m.checkTokens(s.Prefixes); err != nil {
+	if err := m.CheckTokens(s.Prefixes); err != nil {
 		return nil, fmt.Errorf("shared distributions: prefix: %w", err)
 	}
-	if err := m.checkTokens(s.Suffixes); err != nil {
+	if err := m.CheckTokens(s.Suffixes); err != nil {
 		return nil, fmt.Errorf("shared distributions: suffix: %w", err)
 	}
 	for i, o := range s.Owner {
@@ -90,7 +90,7 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 	for _, x := range s.Suffixes {
 		U = max(U, len(x))
 	}
-	rows := max(1, distBytes/(2*4*bucket(U)*m.Config.VocabSize))
+	rows := max(1, distBytes/(2*4*Bucket(U)*m.Config.VocabSize))
 	res := make([][][]float32, 0, n)
 	for lo := 0; lo < n; lo += rows {
 		if err := ctx.Err(); err != nil {
@@ -144,8 +144,8 @@ func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error)
 	if err != nil {
 		return nil, err
 	}
-	prefixes, L := padded(s.Prefixes, 0)
-	suffixes, U := padded(s.Suffixes, 0)
+	prefixes, L := Padded(s.Prefixes)
+	suffixes, U := Padded(s.Suffixes)
 	B := len(suffixes)
 	owner := make([]int32, B)
 	pos := make([][]int32, B)  // [B, U]: suffix positions in the whole sequence

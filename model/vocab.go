@@ -37,7 +37,7 @@ func (m *Model) targets(ctx context.Context, seqs [][]int32, chunk int) ([][]flo
 	if m.Config.NumLabels > 0 {
 		return nil, nil, fmt.Errorf("targets: the model has a scoring head, not a language-model head")
 	}
-	if err := m.checkTokens(seqs); err != nil {
+	if err := m.CheckTokens(seqs); err != nil {
 		return nil, nil, fmt.Errorf("targets: %w", err)
 	}
 	V := m.Config.VocabSize
@@ -58,7 +58,7 @@ func (m *Model) targets(ctx context.Context, seqs [][]int32, chunk int) ([][]flo
 			return nil, nil, err
 		}
 		hi := min(lo+chunkRows, len(seqs))
-		pad, T := padded(seqs[lo:hi], 0)
+		pad, T := Padded(seqs[lo:hi])
 		out, err := hidden.Call(append(m.paramArgs(), pad)...)
 		if err != nil {
 			return nil, nil, fmt.Errorf("targets: %w", err)

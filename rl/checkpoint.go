@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
-	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/model/hf"
+	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/tokenizer"
@@ -278,7 +278,7 @@ func (t *Trainer) readCheckpoint(dir string) error {
 		return err
 	}
 	t.policy = &policy.Policy{Model: m, Tok: tok}
-	if t.opt, err = model.NewTrainer(m, t.c.Optimizer, t.loss); err != nil {
+	if t.opt, err = optim.NewUpdater(m, t.c.Optimizer, t.loss); err != nil {
 		return err
 	}
 	if err := t.opt.SetMemory(t.c.Memory); err != nil {

@@ -15,7 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/credo-rl/credo/credit"
-	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/task"
 )
 
@@ -56,11 +56,11 @@ type Config struct {
 	TopP            float64 `json:"top_p" yaml:"top_p"`
 
 	Schedule  `yaml:",inline"`
-	Optimizer model.AdamW `json:"optimizer" yaml:"optimizer"`
+	Optimizer optim.AdamW `json:"optimizer" yaml:"optimizer"`
 	// Memory splits each update's batch into micro-batches that fit
 	// memory_budget (or of micro_batch sequences); the update is the
 	// whole batch's to float32 rounding.
-	model.Memory `yaml:",inline"`
+	optim.Memory `yaml:",inline"`
 	// ClipLow and ClipHigh are the surrogate's ε_low and ε_high (0.2 each).
 	ClipLow  float64 `json:"clip_low" yaml:"clip_low"`
 	ClipHigh float64 `json:"clip_high" yaml:"clip_high"`
@@ -128,11 +128,11 @@ func (d *Duration) Set(s string) error {
 // budget of 4 GiB, which runs the small (~1M) and medium presets' default
 // batches whole, as before micro-batches existed, and splits the batches
 // of a model with a large vocabulary (README, Memory).
-func DefaultMemory() model.Memory { return model.Memory{Budget: 4 << 30} }
+func DefaultMemory() optim.Memory { return optim.Memory{Budget: 4 << 30} }
 
 // DefaultConfig returns the defaults documented on Config's fields.
 func DefaultConfig() Config {
-	opt := model.DefaultAdamW()
+	opt := optim.DefaultAdamW()
 	opt.WeightDecay = 0 // RL moves the policy a little: decay would pull it back toward 0
 	return Config{
 		Task: "toolcall", Method: "gdpo", Credit: credit.DefaultConfig(),
@@ -251,7 +251,7 @@ func validateSchedule(s Schedule) Problems {
 // validateAdamW checks the optimizer (keys optimizer.*) against the peak
 // learning rate: decoupled decay multiplies weights by 1 − lr·decay, which
 // must stay in (0, 1] or every step flips and blows the weights up.
-func validateAdamW(o model.AdamW, lr float64) Problems {
+func validateAdamW(o optim.AdamW, lr float64) Problems {
 	var ps Problems
 	bad := func(key, format string, args ...any) {
 		ps = append(ps, Problem{"optimizer." + key, fmt.Sprintf(format, args...)})

@@ -1,7 +1,7 @@
 package rl
 
-import "github.com/credo-rl/credo/model"
+import "github.com/credo-rl/credo/optim"
 
 // Schedule is the learning-rate schedule of warm-up and RL training
-// (model.Schedule, shared with the PRM's trainer).
-type Schedule = model.Schedule
+// (optim.Schedule, shared with the PRM's trainer).
+type Schedule = optim.Schedule

@@ -9,6 +9,7 @@ import (
 
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/task"
 	"github.com/credo-rl/credo/tokenizer"
@@ -33,9 +34,9 @@ type WarmupConfig struct {
 	Steps int    `json:"steps"`
 	Batch int    `json:"batch"` // sequences per step
 	Schedule
-	Optimizer model.AdamW `json:"optimizer"`
+	Optimizer optim.AdamW `json:"optimizer"`
 	// Memory splits each step's batch into micro-batches (as Config's).
-	model.Memory
+	optim.Memory
 	Demo task.DemoConfig `json:"demo"`
 	Seed uint64          `json:"seed"`
 	Eval EvalConfig      `json:"eval"`
@@ -46,7 +47,7 @@ func DefaultWarmup() WarmupConfig {
 	return WarmupConfig{
 		Task: "toolcall", Size: "small", Demos: 4000, Steps: 300, Batch: 16,
 		Schedule:  Schedule{Peak: 3e-3, WarmupSteps: 20, MinRatio: 0.1},
-		Optimizer: model.DefaultAdamW(), Memory: DefaultMemory(),
+		Optimizer: optim.DefaultAdamW(), Memory: DefaultMemory(),
 		Demo: task.DefaultDemoConfig(),
 		Seed: 1,
 		Eval: EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
@@ -153,7 +154,7 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 	if rep.HeldOutBefore, err = tokenAccuracy(ctx, p.Model, heldSeqs, heldMasks); err != nil {
 		return nil, rep, err
 	}
-	tr, err := model.NewTrainer(p.Model, c.Optimizer, model.CrossEntropy{})
+	tr, err := optim.NewUpdater(p.Model, c.Optimizer, optim.CrossEntropy{})
 	if err != nil {
 		return nil, rep, err
 	}
@@ -182,7 +183,7 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 			next++
 			rep.Tokens += len(bs[i])
 		}
-		st, err := tr.Step(ctx, bs, model.TokenInputs{Mask: bm}, sched.At(step))
+		st, err := tr.Step(ctx, bs, optim.TokenInputs{Mask: bm}, sched.At(step))
 		if err != nil {
 			return nil, rep, fmt.Errorf("warm-up step %d: %w", step+1, err)
 		}

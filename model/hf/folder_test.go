@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 )
 
 // biasedLlama is Llama with attention_bias and mlp_bias.
@@ -79,13 +80,13 @@ func TestBiasesRoundTrip(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("biases %v, want %v", names, want)
 	}
-	tr, err := model.NewTrainer(m, model.DefaultAdamW(), model.CrossEntropy{})
+	tr, err := optim.NewUpdater(m, optim.DefaultAdamW(), optim.CrossEntropy{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	seqs := [][]int32{{1, 2, 3, 4, 5, 6}, {7, 8, 9}}
 	mask := [][]float32{{1, 1, 1, 1, 1}, {1, 1}}
-	if _, err := tr.Step(context.Background(), seqs, model.TokenInputs{Mask: mask}, 1e-2); err != nil {
+	if _, err := tr.Step(context.Background(), seqs, optim.TokenInputs{Mask: mask}, 1e-2); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -285,8 +286,8 @@ func TestSaveKeepsDType(t *testing.T) {
 			}
 
 			// Train, then save: the file holds the trained weights rounded once.
-			tr, _ := model.NewTrainer(loaded, model.DefaultAdamW(), model.CrossEntropy{})
-			if _, err := tr.Step(context.Background(), [][]int32{{1, 2, 3, 4}}, model.TokenInputs{Mask: [][]float32{{1, 1, 1}}}, 1e-3); err != nil {
+			tr, _ := optim.NewUpdater(loaded, optim.DefaultAdamW(), optim.CrossEntropy{})
+			if _, err := tr.Step(context.Background(), [][]int32{{1, 2, 3, 4}}, optim.TokenInputs{Mask: [][]float32{{1, 1, 1}}}, 1e-3); err != nil {
 				t.Fatal(err)
 			}
 			trained := loaded.ParamData()
