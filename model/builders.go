@@ -19,6 +19,5 @@ func (m *Model) TargetLogProbs(params []*Node, tokens *Node) (logp, entropy *Nod
 // scoring model's training objective reads.
 func (m *Model) LabelScores(params []*Node, tokens *Node) *Node {
 	w := m.bind(params)
-	h := forward(m.Config, w, embedTokens(w, tokens), sequenceInputs(m.Config, tokens), nil)
-	return labelZero(headLogits(w, h))
+	return m.scores(w, embedTokens(w, tokens), tokens)
 }

@@ -77,30 +77,42 @@ func parseRope(key string, msg json.RawMessage) (*model.RopeScaling, float64, er
 		}
 		return nil, theta, nil
 	case "llama3":
-		r := model.RopeScaling{RopeType: typ}
-		for _, f := range []struct {
-			k string
-			v any
-		}{{"factor", &r.Factor}, {"low_freq_factor", &r.LowFreqFactor}, {"high_freq_factor", &r.HighFreqFactor},
-			{"original_max_position_embeddings", &r.OriginalMaxPositionEmbeddings}} {
-			v, ok := m[f.k]
-			if !ok && f.k == "original_max_position_embeddings" {
-				continue // transformers 5 defaults it to max_position_embeddings; the caller fills it in
-			}
-			if !ok {
-				return nil, 0, fmt.Errorf("%s: rope_type llama3 needs %s", key, f.k)
-			}
-			if err := json.Unmarshal(v, f.v); err != nil {
-				return nil, 0, fmt.Errorf("%s.%s: %w", key, f.k, err)
-			}
-			delete(m, f.k)
+		r, err := parseLlama3(key, m)
+		if err != nil {
+			return nil, 0, err
 		}
-		if len(m) > 0 {
-			return nil, 0, fmt.Errorf("%s: %s not understood for rope_type llama3", key, keyList(m))
-		}
-		return &r, theta, nil
+		return r, theta, nil
 	}
 	return nil, 0, fmt.Errorf("%s: rope_type %q is not supported (credo implements default and llama3)", key, typ)
+}
+
+// parseLlama3 reads the parameters of rope_type llama3 from m, the rest
+// of a rope_scaling or rope_parameters object: each is needed (but
+// original_max_position_embeddings, which the caller fills in), and any
+// other key is an error.
+func parseLlama3(key string, m map[string]json.RawMessage) (*model.RopeScaling, error) {
+	r := model.RopeScaling{RopeType: "llama3"}
+	for _, f := range []struct {
+		k string
+		v any
+	}{{"factor", &r.Factor}, {"low_freq_factor", &r.LowFreqFactor}, {"high_freq_factor", &r.HighFreqFactor},
+		{"original_max_position_embeddings", &r.OriginalMaxPositionEmbeddings}} {
+		v, ok := m[f.k]
+		if !ok && f.k == "original_max_position_embeddings" {
+			continue // transformers 5 defaults it to max_position_embeddings; the caller fills it in
+		}
+		if !ok {
+			return nil, fmt.Errorf("%s: rope_type llama3 needs %s", key, f.k)
+		}
+		if err := json.Unmarshal(v, f.v); err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", key, f.k, err)
+		}
+		delete(m, f.k)
+	}
+	if len(m) > 0 {
+		return nil, fmt.Errorf("%s: %s not understood for rope_type llama3", key, keyList(m))
+	}
+	return &r, nil
 }
 
 func keyList(m map[string]json.RawMessage) string {
