@@ -13,6 +13,7 @@ import (
 
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/task"
 	"github.com/credo-rl/credo/tokenizer"
@@ -36,10 +37,10 @@ type WarmupConfig struct {
 	Demos int    `json:"demos"` // demonstrations drawn (cycled through in shuffled epochs)
 	Steps int    `json:"steps"`
 	Batch int    `json:"batch"` // sequences per step
-	rl.Schedule
-	Optimizer model.AdamW `json:"optimizer"`
+	optim.Schedule
+	Optimizer optim.AdamW `json:"optimizer"`
 	// Memory splits each step's batch into micro-batches (as Config's).
-	model.Memory
+	optim.Memory
 	Demo task.DemoConfig `json:"demo"`
 	Seed uint64          `json:"seed"`
 	Eval rl.EvalConfig   `json:"eval"`
@@ -49,8 +50,8 @@ type WarmupConfig struct {
 func DefaultWarmup() WarmupConfig {
 	return WarmupConfig{
 		Task: "toolcall", Size: "small", Demos: 4000, Steps: 300, Batch: 16,
-		Schedule:  rl.Schedule{Peak: 3e-3, WarmupSteps: 20, MinRatio: 0.1},
-		Optimizer: model.DefaultAdamW(), Memory: rl.DefaultMemory(),
+		Schedule:  optim.Schedule{Peak: 3e-3, WarmupSteps: 20, MinRatio: 0.1},
+		Optimizer: optim.DefaultAdamW(), Memory: rl.DefaultMemory(),
 		Demo: task.DefaultDemoConfig(),
 		Seed: 1,
 		Eval: rl.EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
@@ -76,11 +77,11 @@ func (c WarmupConfig) Validate() error {
 			bad(f.key, "must be at least 1, got %d", f.v)
 		}
 	}
-	if _, err := NewModelConfig(c.Size, 256); err != nil && c.Init == "" {
+	if _, err := model.Preset(c.Size, 256); err != nil && c.Init == "" {
 		bad("size", "%v", err)
 	}
-	ps = append(ps, rl.ValidateSchedule(c.Schedule)...)
-	ps = append(ps, rl.ValidateAdamW(c.Optimizer, c.Peak)...)
+	ps = append(ps, c.Schedule.Problems()...)
+	ps = append(ps, c.Optimizer.Problems(c.Peak)...)
 	if !(c.Demo.DefaultFlawRate >= 0 && c.Demo.DefaultFlawRate <= 1) {
 		bad("demo.DefaultFlawRate", "must be a share in [0, 1], got %v", c.Demo.DefaultFlawRate)
 	}
@@ -94,24 +95,6 @@ func (c WarmupConfig) Validate() error {
 		return nil
 	}
 	return ps
-}
-
-// NewModelConfig returns the named preset for a vocabulary.
-func NewModelConfig(size string, vocab int) (model.Config, error) {
-	switch size {
-	case "tiny":
-		return model.Tiny(vocab), nil
-	case "small", "":
-		return model.Small(vocab), nil
-	case "medium":
-		return model.Medium(vocab), nil
-	case "qwen-small":
-		if vocab > model.QwenVocab {
-			return model.Config{}, fmt.Errorf("size qwen-small has Qwen3's %d-token vocabulary; the tokenizer has %d tokens", model.QwenVocab, vocab)
-		}
-		return model.QwenSmall(), nil
-	}
-	return model.Config{}, fmt.Errorf("unknown model size %q (known: tiny, small, medium, qwen-small)", size)
 }
 
 // WarmupReport summarises a warm-up run.
@@ -189,7 +172,7 @@ func (c WarmupConfig) start() (task.Task, *policy.Policy, error) {
 // shuffled epochs, and stops when rl.MaxSkippedSteps updates in a row
 // could not be applied.
 func (c WarmupConfig) train(ctx context.Context, p *policy.Policy, seqs [][]int32, masks [][]float32, rep *WarmupReport, log io.Writer) error {
-	tr, err := model.NewTrainer(p.Model, c.Optimizer, model.CrossEntropy{})
+	tr, err := optim.NewUpdater(p.Model, c.Optimizer, optim.CrossEntropy{})
 	if err != nil {
 		return err
 	}
@@ -219,7 +202,7 @@ func (c WarmupConfig) train(ctx context.Context, p *policy.Policy, seqs [][]int3
 			next++
 			rep.Tokens += len(bs[i])
 		}
-		st, err := tr.Step(ctx, bs, model.TokenInputs{Mask: bm}, sched.At(step))
+		st, err := tr.Step(ctx, bs, optim.TokenInputs{Mask: bm}, sched.At(step))
 		if err != nil {
 			return fmt.Errorf("warm-up step %d: %w", step+1, err)
 		}
@@ -265,7 +248,7 @@ func initPolicy(c WarmupConfig) (*policy.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	mc, err := NewModelConfig(c.Size, tok.VocabSize())
+	mc, err := model.Preset(c.Size, tok.VocabSize())
 	if err != nil {
 		return nil, fmt.Errorf("warm-up: %w", err)
 	}

@@ -60,13 +60,13 @@ func (c *Cache) Free() {
 // A group shares its prompt's prefill: the keys and values are computed
 // once and broadcast.
 func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, newTokens int) (*Cache, [][]float32, error) {
-	if m.Config.NumLabels > 0 {
-		return nil, nil, fmt.Errorf("prefill: the model has a scoring head, not a language-model head")
+	if err := m.needs("prefill", lmHead); err != nil {
+		return nil, nil, err
 	}
 	if group < 1 {
 		return nil, nil, fmt.Errorf("prefill: group size %d, want at least 1", group)
 	}
-	if err := m.checkTokens(prompts); err != nil {
+	if err := m.CheckTokens(prompts); err != nil {
 		return nil, nil, fmt.Errorf("prefill: %w", err)
 	}
 	L := 0
@@ -79,37 +79,17 @@ func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, newTokens
 	if newTokens < 0 {
 		return nil, nil, fmt.Errorf("prefill: %d new tokens", newTokens)
 	}
-	L = bucket(L)
-	S := bucket(L + newTokens)
+	L = Bucket(L)
+	S := Bucket(L + newTokens)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	P := len(prompts)
-	tokens := make([][]int32, P)
-	valid := make([][]bool, P)
-	pos := make([][]int32, P)
-	pads := make([]int, 0, P*group)
-	for i, p := range prompts {
-		pad := L - len(p)
-		tokens[i], valid[i], pos[i] = make([]int32, L), make([]bool, L), make([]int32, L)
-		copy(tokens[i][pad:], p)
-		for s := range L {
-			valid[i][s] = s >= pad
-			pos[i][s] = int32(max(s-pad, 0))
-		}
-		for range group {
-			pads = append(pads, pad)
-		}
-	}
-	e, err := m.exec(fmt.Sprintf("prefill/g%d/s%d", group, S), func() (*Exec, error) {
-		return NewExec(m.backend, func(inputs []*Node) []*Node { return m.buildPrefill(inputs, group, S) })
-	})
+	tokens, valid, pos, pads := leftPadded(prompts, L, group)
+	out, err := m.run("prefill", fmt.Sprintf("prefill/g%d/s%d", group, S), func(w *weights, in []*Node) []*Node {
+		return m.buildPrefill(w, in, group, S)
+	}, tokens, valid, pos)
 	if err != nil {
 		return nil, nil, err
-	}
-	out, err := e.Call(append(m.paramArgs(), tokens, valid, pos)...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("prefill: %w", err)
 	}
 	logits := tensors.MustCopyFlatData[float32](out[0])
 	out[0].FinalizeAll()
@@ -124,15 +104,36 @@ func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, newTokens
 		}
 		return nil, nil, fmt.Errorf("prefill: %w", err)
 	}
-	c := &Cache{kv: out[1:], wT: wT, pad: pads, pads: tensors.FromFlatDataAndDimensions(pad32, len(pads)), next: L, slots: S, rows: P * group}
+	c := &Cache{kv: out[1:], wT: wT, pad: pads, pads: tensors.FromFlatDataAndDimensions(pad32, len(pads)), next: L, slots: S, rows: len(prompts) * group}
 	return c, rows(logits, c.rows, m.Config.VocabSize), nil
 }
 
-// buildPrefill: inputs params, tokens [P, L], valid [P, L], positions [P, L];
+// leftPadded lays prompts out left-padded to L slots: the tokens, which
+// slots are real, each slot's position (0 in the padding), and the
+// padding of each of the group copies of every prompt.
+func leftPadded(prompts [][]int32, L, group int) (tokens [][]int32, valid [][]bool, pos [][]int32, pads []int) {
+	P := len(prompts)
+	tokens, valid, pos = make([][]int32, P), make([][]bool, P), make([][]int32, P)
+	pads = make([]int, 0, P*group)
+	for i, p := range prompts {
+		pad := L - len(p)
+		tokens[i], valid[i], pos[i] = make([]int32, L), make([]bool, L), make([]int32, L)
+		copy(tokens[i][pad:], p)
+		for s := range L {
+			valid[i][s] = s >= pad
+			pos[i][s] = int32(max(s-pad, 0))
+		}
+		for range group {
+			pads = append(pads, pad)
+		}
+	}
+	return tokens, valid, pos, pads
+}
+
+// buildPrefill: inputs tokens [P, L], valid [P, L], positions [P, L];
 // outputs the last position's logits [P·G, V] and the caches [P·G, K, S, E].
-func (m *Model) buildPrefill(inputs []*Node, group, S int) []*Node {
-	w, rest := m.splitParams(inputs)
-	tokens, valid, pos := rest[0], rest[1], rest[2]
+func (m *Model) buildPrefill(w *weights, args []*Node, group, S int) []*Node {
+	tokens, valid, pos := args[0], args[1], args[2]
 	g := tokens.Graph()
 	P, L := tokens.Shape().Dimensions[0], tokens.Shape().Dimensions[1]
 	c := m.Config

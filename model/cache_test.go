@@ -6,6 +6,13 @@ import (
 	"testing"
 )
 
+// biasedLlama is Llama with attention_bias and mlp_bias.
+func biasedLlama() Config {
+	c := Small(40)
+	c.NumHiddenLayers, c.AttentionBias, c.MLPBias = 1, true, true
+	return c
+}
+
 // TestDecodeMatchesFullForward feeds tokens through Prefill and Decode and
 // compares every step's logits, after log-softmax, with a full forward pass
 // over the same sequence: the cache must change speed, not results. It

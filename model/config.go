@@ -1,24 +1,19 @@
 package model
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/credo-rl/credo/internal/atomicfile"
 )
 
-// Config is a decoder-only transformer's shape, read from and written to a
-// Hugging Face config.json with the same field names, so a Llama, Qwen2 or
-// Qwen3 checkpoint folder loads as it is. ParseConfig says which keys it
-// understands, which it accepts because they change nothing, and which it
-// refuses.
+// Config is a decoder-only transformer's shape, with the field names of a
+// Hugging Face config.json, so a Llama, Qwen2 or Qwen3 checkpoint folder
+// loads as it is (model/hf reads and writes the file: its ParseConfig says
+// which keys it understands, which it accepts because they change nothing,
+// and which it refuses).
 type Config struct {
 	// Architectures is HF's class name, [<Type>ForCausalLM] or
-	// [<Type>ForTokenClassification]; New and ParseConfig fill it in.
+	// [<Type>ForTokenClassification]; New and hf.ParseConfig fill it in.
 	Architectures     []string `json:"architectures,omitempty"`
 	ModelType         string   `json:"model_type"` // "llama", "qwen2" or "qwen3"
 	VocabSize         int      `json:"vocab_size"`
@@ -51,7 +46,7 @@ type Config struct {
 	// Face's *ForTokenClassification models have; the process reward model uses it.
 	NumLabels int `json:"num_labels,omitempty"`
 	// TorchDtype is the storage dtype of the weights: "float32",
-	// "bfloat16" or "float16". Load sets it from the folder's tensors;
+	// "bfloat16" or "float16". hf.Load sets it from the folder's tensors;
 	// computation is always float32.
 	TorchDtype string `json:"torch_dtype,omitempty"`
 	BOSTokenID *int   `json:"bos_token_id,omitempty"`
@@ -62,9 +57,10 @@ type Config struct {
 // architectureNames maps model_type to HF's class-name prefix.
 var architectureNames = map[string]string{"llama": "Llama", "qwen2": "Qwen2", "qwen3": "Qwen3"}
 
-// architecture is HF's class for this config: the model type's prefix and
-// ForCausalLM, or ForTokenClassification with a scoring head.
-func (c Config) architecture() string {
+// Architecture is HF's class for this config, what config.json's
+// architectures names: the model type's prefix and ForCausalLM, or
+// ForTokenClassification with a scoring head ("Qwen2ForCausalLM").
+func (c Config) Architecture() string {
 	suffix := "ForCausalLM"
 	if c.NumLabels > 0 {
 		suffix = "ForTokenClassification"
@@ -72,20 +68,22 @@ func (c Config) architecture() string {
 	return architectureNames[c.ModelType] + suffix
 }
 
-// normalized fills in what HF would write for a config credo builds: the
-// architecture and, for fresh weights, float32 storage.
-func (c Config) normalized() Config {
+// Normalized fills in what HF would write for a config credo builds: the
+// key/value heads when 0 (HF's default, the query heads), the
+// architecture and, when no storage dtype is named, float32. A model
+// holds its config normalized, and config.json is written from it.
+func (c Config) Normalized() Config {
 	if c.NumKeyValueHeads == 0 {
 		c.NumKeyValueHeads = c.NumAttentionHeads // HF's default
 	}
-	c.Architectures = []string{c.architecture()}
+	c.Architectures = []string{c.Architecture()}
 	if c.TorchDtype == "" {
 		c.TorchDtype = "float32"
 	}
 	return c
 }
 
-// Bounds that keep a hostile config.json from making Load allocate without
+// Bounds that keep a hostile config.json from making hf.Load allocate without
 // limit before it reads a tensor (the largest real values are ~1M vocabulary
 // entries, ~10M positions, ~130 layers).
 const maxDim, maxLayers = 1 << 24, 1 << 12
@@ -96,8 +94,8 @@ func (c Config) Validate() error {
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	if _, ok := architectureNames[c.ModelType]; !ok {
 		bad("model_type %q is not supported (want llama, qwen2 or qwen3)", c.ModelType)
-	} else if len(c.Architectures) > 0 && !slices.Equal(c.Architectures, []string{c.architecture()}) {
-		bad("architectures %v do not match model_type %q with num_labels %d (credo builds %s)", c.Architectures, c.ModelType, c.NumLabels, c.architecture())
+	} else if len(c.Architectures) > 0 && !slices.Equal(c.Architectures, []string{c.Architecture()}) {
+		bad("architectures %v do not match model_type %q with num_labels %d (credo builds %s)", c.Architectures, c.ModelType, c.NumLabels, c.Architecture())
 	}
 	for _, f := range []struct {
 		name string
@@ -144,7 +142,7 @@ func (c Config) Validate() error {
 	if c.NumLabels > 0 && c.TieWordEmbeddings {
 		bad("num_labels > 0 (a scoring head) contradicts tie_word_embeddings: the head is not the embedding table")
 	}
-	if _, err := storageDType(c.TorchDtype); err != nil {
+	if _, err := StorageDType(c.TorchDtype); err != nil {
 		bad("%v", err)
 	}
 	if len(errs) > 0 {
@@ -178,30 +176,3 @@ func (c Config) mlpBias() bool { return c.MLPBias && c.ModelType == "llama" }
 // qkNorm reports whether queries and keys are RMS-normalised per head
 // before RoPE (Qwen3's q_norm and k_norm).
 func (c Config) qkNorm() bool { return c.ModelType == "qwen3" }
-
-// LoadConfig reads dir/config.json.
-func LoadConfig(dir string) (Config, error) {
-	path := filepath.Join(dir, "config.json")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return Config{}, fmt.Errorf("load model config: %w", err)
-	}
-	c, err := ParseConfig(data)
-	if err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return c, nil
-}
-
-// Save writes dir/config.json atomically, with the architecture HF needs
-// to pick the model class and the storage dtype.
-func (c Config) Save(dir string) error {
-	if err := c.Validate(); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(c.normalized(), "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(filepath.Join(dir, "config.json"), append(data, '\n'))
-}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"slices"
 
 	"github.com/credo-rl/credo/model"
 )
@@ -24,91 +22,4 @@ func ExampleModel_LogProbs() {
 	p := math.Exp(float64(lp[0][0]))
 	fmt.Println(len(lp[0]), len(lp[1]), p > 0 && p < 1)
 	// Output: 3 1 true
-}
-
-// A few AdamW steps on one sequence raise its likelihood: the trainer
-// minimizes the objective (here the masked cross-entropy of warm-up).
-func ExampleNewTrainer() {
-	ctx := context.Background()
-	m, _ := model.New(model.Tiny(40), 1)
-	tr, err := model.NewTrainer(m, model.DefaultAdamW(), model.CrossEntropy{})
-	if err != nil {
-		panic(err)
-	}
-	seqs := [][]int32{{1, 7, 7, 7, 7, 7}}
-	in := model.TokenInputs{Mask: [][]float32{{1, 1, 1, 1, 1}}} // one value per target token
-	var first, last float64
-	for i := range 5 {
-		st, err := tr.Step(ctx, seqs, in, 1e-2)
-		if err != nil {
-			panic(err)
-		}
-		if i == 0 {
-			first = st.Loss
-		}
-		last = st.Loss
-	}
-	fmt.Println(tr.Steps(), last < first)
-	// Output: 5 true
-}
-
-// Save writes a Hugging Face style folder (config.json and
-// model.safetensors) that Load reads back, weights bit for bit.
-func ExampleModel_Save() {
-	dir, _ := os.MkdirTemp("", "model-example")
-	defer os.RemoveAll(dir)
-	m, _ := model.New(model.Tiny(40), 1)
-	if err := m.Save(dir); err != nil {
-		panic(err)
-	}
-	back, err := model.Load(dir)
-	if err != nil {
-		panic(err)
-	}
-	same, got := true, back.ParamData()
-	for i, w := range m.ParamData() {
-		same = same && slices.Equal(w, got[i])
-	}
-	fmt.Println(back.Config.NumHiddenLayers, back.Config.NumParams() == m.Config.NumParams(), same)
-	// Output: 2 true true
-}
-
-// A schedule warms the learning rate up linearly, then decays it along a
-// cosine to MinRatio of the peak.
-func ExampleSchedule_At() {
-	s := model.Schedule{Peak: 1e-3, WarmupSteps: 2, Steps: 6, MinRatio: 0.1}
-	for step := range 7 {
-		fmt.Printf("%.6f ", s.At(step))
-	}
-	fmt.Println()
-	// Output: 0.000500 0.001000 0.001000 0.000868 0.000550 0.000232 0.000100
-}
-
-// SetMemory splits a step's batch into micro-batches whose gradients are
-// summed before the one update: the loss and the update are the whole
-// batch's. Targets scores the next tokens without a [B, T, V] table.
-func ExampleTrainer_SetMemory() {
-	ctx := context.Background()
-	seqs := [][]int32{{1, 2, 3, 4, 5, 6}, {7, 8, 9}, {10, 11, 12, 13}}
-	in := model.TokenInputs{Mask: [][]float32{{0, 0, 1, 1, 1}, {1, 1}, {1, 1, 1}}}
-	loss := func(mem model.Memory) float64 {
-		m, _ := model.New(model.Tiny(40), 1)
-		tr, _ := model.NewTrainer(m, model.DefaultAdamW(), model.CrossEntropy{})
-		if err := tr.SetMemory(mem); err != nil {
-			panic(err)
-		}
-		st, err := tr.Step(ctx, seqs, in, 1e-2)
-		if err != nil {
-			panic(err)
-		}
-		return st.Loss
-	}
-	whole, micro := loss(model.Memory{}), loss(model.Memory{MicroBatch: 1})
-	fmt.Println(math.Abs(whole-micro) < 1e-5)
-	m, _ := model.New(model.Tiny(40), 1)
-	logp, greedy, _ := m.Targets(ctx, seqs)
-	fmt.Println(len(logp[0]), len(greedy[1]))
-	// Output:
-	// true
-	// 5 2
 }

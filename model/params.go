@@ -81,6 +81,25 @@ func (c Config) NumParams() int {
 	return n
 }
 
+// StepBytes estimates the bytes of activations a training step keeps per
+// sequence of T tokens (forward values kept for the backward pass and the
+// backward's own), as
+//
+//	4·T·(k_V·V + L·(k_D·D + k_F·F + k_A·H·T))
+//
+// with V the vocabulary, L layers, D the width, F the MLP width and H the
+// heads: [T, V] tables (logits, log-softmax, probabilities, their
+// gradients), [T, D] and [T, F] tables per layer, and [H, T, T]
+// attention tables per layer. The constants k count those tables,
+// rounded up: for 32 ifeval sequences of ~512 tokens on the small preset
+// the estimate is 5.0 GB, against 4.7 GB of live heap measured (README).
+func (c Config) StepBytes(T int) int64 {
+	const kV, kD, kF, kA = 8, 24, 8, 6
+	V, L, D, F, H := int64(c.VocabSize), int64(c.NumHiddenLayers), int64(c.HiddenSize), int64(c.IntermediateSize), int64(c.NumAttentionHeads)
+	t := int64(T)
+	return 4 * t * (kV*V + L*(kD*D+kF*F+kA*H*t))
+}
+
 // initParams draws fresh weights: normal(0, std) matrices, zero biases,
 // unit norm gains. The same seed gives the same weights.
 func initParams(c Config, seed uint64) [][]float32 {

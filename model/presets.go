@@ -1,5 +1,10 @@
 package model
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Presets size models for this machine (2 CPU cores, no GPU). All are
 // Llama-style: SwiGLU, RoPE, RMSNorm, untied embeddings unless said.
 
@@ -56,4 +61,46 @@ func QwenSmall() Config {
 		MaxPositionEmbeddings: 1024, RopeTheta: 1000000, RMSNormEps: 1e-6,
 		TieWordEmbeddings: true, HiddenAct: "silu",
 	}
+}
+
+// presets are the models Preset builds by name, in the order its errors
+// list them.
+var presets = []struct {
+	name string
+	make func(vocab int) (Config, error)
+}{
+	{"tiny", func(v int) (Config, error) { return Tiny(v), nil }},
+	{"small", func(v int) (Config, error) { return Small(v), nil }},
+	{"medium", func(v int) (Config, error) { return Medium(v), nil }},
+	{"qwen-small", func(v int) (Config, error) {
+		if v > QwenVocab {
+			return Config{}, fmt.Errorf("size qwen-small has Qwen3's %d-token vocabulary; the tokenizer has %d tokens", QwenVocab, v)
+		}
+		return QwenSmall(), nil
+	}},
+}
+
+// PresetNames are the names Preset knows: tiny, small, medium, qwen-small.
+func PresetNames() []string {
+	names := make([]string, len(presets))
+	for i, p := range presets {
+		names[i] = p.name
+	}
+	return names
+}
+
+// Preset is the named preset for a tokenizer of vocab tokens: tiny (Tiny),
+// small (Small; also the empty name), medium (Medium) or qwen-small
+// (QwenSmall, which keeps Qwen3's vocabulary, so vocab may not exceed
+// QwenVocab). An unknown name's error lists the known ones.
+func Preset(name string, vocab int) (Config, error) {
+	if name == "" {
+		name = "small"
+	}
+	for _, p := range presets {
+		if p.name == name {
+			return p.make(vocab)
+		}
+	}
+	return Config{}, fmt.Errorf("unknown model size %q (known: %s)", name, strings.Join(PresetNames(), ", "))
 }

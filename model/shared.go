@@ -48,55 +48,17 @@ func (s Shared) used(i int) int {
 // concatenated sequences up to float rounding. Calls may run
 // concurrently with each other (not with changes to the weights).
 func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) ([][][]float32, error) {
-	if m.Config.NumLabels > 0 {
-		return nil, fmt.Errorf("shared distributions: the model has a scoring head, not a language-model head")
+	if err := m.needs("shared distributions", lmHead); err != nil {
+		return nil, err
 	}
-	n := len(s.Suffixes)
-	if len(s.Owner) != n || len(from) != n {
-		return nil, fmt.Errorf("shared distributions: %d owners and %d starts for %d suffixes", len(s.Owner), len(from), n)
-	}
-	if len(s.Prefixes) == 0 {
-		return nil, fmt.Errorf("shared distributions: no prefixes")
-	}
-	if s.Use != nil && len(s.Use) != n {
-		return nil, fmt.Errorf("shared distributions: %d prefix lengths for %d suffixes", len(s.Use), n)
-	}
-	if err := m.checkTokens(s.Prefixes); err != nil {
-		return nil, fmt.Errorf("shared distributions: prefix: %w", err)
-	}
-	if err := m.checkTokens(s.Suffixes); err != nil {
-		return nil, fmt.Errorf("shared distributions: suffix: %w", err)
-	}
-	for i, o := range s.Owner {
-		if o < 0 || o >= len(s.Prefixes) {
-			return nil, fmt.Errorf("shared distributions: sequence %d owns prefix %d of %d", i, o, len(s.Prefixes))
-		}
-		p := s.used(i)
-		total := p + len(s.Suffixes[i])
-		if p <= 0 || p > len(s.Prefixes[o]) {
-			return nil, fmt.Errorf("shared distributions: sequence %d extends %d tokens of prefix %d, which has %d (at least 1)", i, p, o, len(s.Prefixes[o]))
-		}
-		if from[i] <= p || from[i] > total {
-			return nil, fmt.Errorf("shared distributions: start %d outside [%d, %d] for sequence %d", from[i], p+1, total, i)
-		}
-		if total > m.Config.MaxPositionEmbeddings {
-			return nil, fmt.Errorf("shared distributions: sequence %d has %d tokens, more than the model's context of %d", i, total, m.Config.MaxPositionEmbeddings)
-		}
+	if err := m.checkShared(s, from); err != nil {
+		return nil, fmt.Errorf("shared distributions: %w", err)
 	}
 	if err := m.onDevice(); err != nil { // callers may run calls concurrently (rl's replay does)
 		return nil, fmt.Errorf("shared distributions: %w", err)
 	}
-	U := 0
-	for _, x := range s.Suffixes {
-		U = max(U, len(x))
-	}
-	rows := max(1, distBytes/(2*4*bucket(U)*m.Config.VocabSize))
-	res := make([][][]float32, 0, n)
-	for lo := 0; lo < n; lo += rows {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		hi := min(lo+rows, n)
+	n := len(s.Suffixes)
+	return byRows(ctx, n, m.tableRows(s.Suffixes, distBytes), func(lo, hi int) ([][][]float32, error) {
 		sub := s
 		if lo > 0 || hi < n {
 			idx := make([]int, 0, hi-lo)
@@ -105,13 +67,48 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 			}
 			sub = s.Select(idx)
 		}
-		part, err := m.sharedDistributions(sub, from[lo:hi])
-		if err != nil {
-			return nil, err
-		}
-		res = append(res, part...)
+		return m.sharedDistributions(sub, from[lo:hi])
+	})
+}
+
+// checkShared checks SharedDistributions' batch: one owner and start per
+// suffix, owners in range, every token in the vocabulary, each sequence
+// extending at least one token of its prefix and starting after it, and
+// no longer than the context.
+func (m *Model) checkShared(s Shared, from []int) error {
+	n := len(s.Suffixes)
+	if len(s.Owner) != n || len(from) != n {
+		return fmt.Errorf("%d owners and %d starts for %d suffixes", len(s.Owner), len(from), n)
 	}
-	return res, nil
+	if len(s.Prefixes) == 0 {
+		return fmt.Errorf("no prefixes")
+	}
+	if s.Use != nil && len(s.Use) != n {
+		return fmt.Errorf("%d prefix lengths for %d suffixes", len(s.Use), n)
+	}
+	if err := m.CheckTokens(s.Prefixes); err != nil {
+		return fmt.Errorf("prefix: %w", err)
+	}
+	if err := m.CheckTokens(s.Suffixes); err != nil {
+		return fmt.Errorf("suffix: %w", err)
+	}
+	for i, o := range s.Owner {
+		if o < 0 || o >= len(s.Prefixes) {
+			return fmt.Errorf("sequence %d owns prefix %d of %d", i, o, len(s.Prefixes))
+		}
+		p := s.used(i)
+		total := p + len(s.Suffixes[i])
+		if p <= 0 || p > len(s.Prefixes[o]) {
+			return fmt.Errorf("sequence %d extends %d tokens of prefix %d, which has %d (at least 1)", i, p, o, len(s.Prefixes[o]))
+		}
+		if from[i] <= p || from[i] > total {
+			return fmt.Errorf("start %d outside [%d, %d] for sequence %d", from[i], p+1, total, i)
+		}
+		if total > m.Config.MaxPositionEmbeddings {
+			return fmt.Errorf("sequence %d has %d tokens, more than the model's context of %d", i, total, m.Config.MaxPositionEmbeddings)
+		}
+	}
+	return nil
 }
 
 // Select is the batch of sequences rows of s, in that order, with only
@@ -138,14 +135,8 @@ func (s Shared) Select(rows []int) Shared {
 
 // sharedDistributions is SharedDistributions in one graph call.
 func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error) {
-	e, err := m.exec("shared", func() (*Exec, error) {
-		return NewExec(m.backend, m.buildShared)
-	})
-	if err != nil {
-		return nil, err
-	}
-	prefixes, L := padded(s.Prefixes, 0)
-	suffixes, U := padded(s.Suffixes, 0)
+	prefixes, L := Padded(s.Prefixes)
+	suffixes, U := Padded(s.Suffixes)
 	B := len(suffixes)
 	owner := make([]int32, B)
 	pos := make([][]int32, B)  // [B, U]: suffix positions in the whole sequence
@@ -162,9 +153,9 @@ func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error)
 			valid[i][k] = k < p
 		}
 	}
-	out, err := e.Call(append(m.paramArgs(), prefixes, owner, suffixes, pos, valid)...)
+	out, err := m.run("shared distributions", "shared", m.buildShared, prefixes, owner, suffixes, pos, valid)
 	if err != nil {
-		return nil, fmt.Errorf("shared distributions: %w", err)
+		return nil, err
 	}
 	first, n := make([]int, B), make([]int, B)
 	for i, x := range s.Suffixes {
@@ -174,12 +165,11 @@ func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error)
 	return pickRows(out[0], m.Config.VocabSize, first, n), nil
 }
 
-// buildShared: inputs params, prefixes [P, L] (right-padded), owner [B],
-// suffixes [B, U] (right-padded), suffix positions [B, U], prefix key
-// validity [B, L]; output the suffix's next-token distributions [B, U, V].
-func (m *Model) buildShared(inputs []*Node) *Node {
-	w, rest := m.splitParams(inputs)
-	prefixes, owner, suffixes, pos, valid := rest[0], rest[1], rest[2], rest[3], rest[4]
+// buildShared: inputs prefixes [P, L] (right-padded), owner [B], suffixes
+// [B, U] (right-padded), suffix positions [B, U], prefix key validity
+// [B, L]; output the suffix's next-token distributions [B, U, V].
+func (m *Model) buildShared(w *weights, args []*Node) []*Node {
+	prefixes, owner, suffixes, pos, valid := args[0], args[1], args[2], args[3], args[4]
 	g := prefixes.Graph()
 	c := m.Config
 	P, L := prefixes.Shape().Dimensions[0], prefixes.Shape().Dimensions[1]
@@ -207,7 +197,7 @@ func (m *Model) buildShared(inputs []*Node) *Node {
 		h = finishBlock(c, l, h, attendShared(q, k, v, kP, vP, prefixBias, causalBias))
 	}
 	h = rmsNorm(h, w.norm, c.RMSNormEps)
-	return Softmax(headLogits(w, h), -1) // [B, U, V]
+	return []*Node{Softmax(headLogits(w, h), -1)} // [B, U, V]
 }
 
 // attendShared is attention (see attention) of suffix queries q [B, U, H, E]

@@ -34,22 +34,7 @@ func (m *Model) Targets(ctx context.Context, seqs [][]int32) (logp [][]float32, 
 }
 
 func (m *Model) targets(ctx context.Context, seqs [][]int32, chunk int) ([][]float32, [][]int32, error) {
-	if m.Config.NumLabels > 0 {
-		return nil, nil, fmt.Errorf("targets: the model has a scoring head, not a language-model head")
-	}
-	if err := m.checkTokens(seqs); err != nil {
-		return nil, nil, fmt.Errorf("targets: %w", err)
-	}
-	V := m.Config.VocabSize
-	C := min(chunk, V)
-	hidden, err := m.exec("targets-hidden", func() (*Exec, error) { return NewExec(m.backend, m.buildTargetHidden) })
-	if err != nil {
-		return nil, nil, err
-	}
-	stats, err := m.exec(fmt.Sprintf("targets-chunk-%d", C), func() (*Exec, error) {
-		return NewExec(m.backend, func(inputs []*Node) []*Node { return m.buildChunkStats(inputs, C) })
-	})
-	if err != nil {
+	if err := m.ready(ctx, "targets", lmHead, seqs, nil); err != nil {
 		return nil, nil, err
 	}
 	logp, greedy := make([][]float32, len(seqs)), make([][]int32, len(seqs))
@@ -58,60 +43,69 @@ func (m *Model) targets(ctx context.Context, seqs [][]int32, chunk int) ([][]flo
 			return nil, nil, err
 		}
 		hi := min(lo+chunkRows, len(seqs))
-		pad, T := padded(seqs[lo:hi], 0)
-		out, err := hidden.Call(append(m.paramArgs(), pad)...)
-		if err != nil {
-			return nil, nil, fmt.Errorf("targets: %w", err)
-		}
-		h, tl := out[0], tensors.MustCopyFlatData[float32](out[1]) // [b, T−1, D], [b, T−1]
-		out[1].FinalizeAll()
-		n := (hi - lo) * (T - 1)
-		M, S, best := make([]float32, n), make([]float64, n), make([]float32, n)
-		arg := make([]int32, n)
-		for k := range M {
-			M[k], best[k] = float32(math.Inf(-1)), float32(math.Inf(-1))
-		}
-		for from := 0; from < V; from += C {
-			start := min(from, V-C) // the last chunk overlaps the one before; columns < from are masked
-			res, err := stats.Call(append(m.paramArgs(), h, int32(start), int32(from))...)
-			if err != nil {
-				h.FinalizeAll()
-				return nil, nil, fmt.Errorf("targets: %w", err)
-			}
-			mx, se := tensors.MustCopyFlatData[float32](res[0]), tensors.MustCopyFlatData[float32](res[1])
-			am := tensors.MustCopyFlatData[int32](res[2])
-			for _, r := range res {
-				r.FinalizeAll()
-			}
-			for k := range M {
-				next := max(M[k], mx[k])
-				S[k] = S[k]*math.Exp(float64(M[k]-next)) + float64(se[k])*math.Exp(float64(mx[k]-next))
-				M[k] = next
-				if mx[k] > best[k] {
-					best[k], arg[k] = mx[k], am[k]
-				}
-			}
-		}
-		h.FinalizeAll()
-		for i, s := range seqs[lo:hi] {
-			L := max(len(s)-1, 0)
-			lp, g := make([]float32, L), make([]int32, L)
-			for t := range L {
-				k := i*(T-1) + t
-				lp[t] = float32(float64(tl[k]) - float64(M[k]) - math.Log(S[k]))
-				g[t] = arg[k]
-			}
-			logp[lo+i], greedy[lo+i] = lp, g
+		if err := m.targetRows(seqs[lo:hi], min(chunk, m.Config.VocabSize), logp[lo:hi], greedy[lo:hi]); err != nil {
+			return nil, nil, err
 		}
 	}
 	return logp, greedy, nil
 }
 
+// targetRows is targets on one call's rows, C vocabulary entries at a
+// time, writing each sequence's log-probs and greedy tokens into logp and
+// greedy.
+func (m *Model) targetRows(seqs [][]int32, C int, logp [][]float32, greedy [][]int32) error {
+	pad, T := Padded(seqs)
+	out, err := m.run("targets", "targets-hidden", m.buildTargetHidden, pad)
+	if err != nil {
+		return err
+	}
+	h, tl := out[0], tensors.MustCopyFlatData[float32](out[1]) // [b, T−1, D], [b, T−1]
+	out[1].FinalizeAll()
+	defer h.FinalizeAll()
+	n := len(seqs) * (T - 1)
+	M, S, best := make([]float32, n), make([]float64, n), make([]float32, n)
+	arg := make([]int32, n)
+	for k := range M {
+		M[k], best[k] = float32(math.Inf(-1)), float32(math.Inf(-1))
+	}
+	V := m.Config.VocabSize
+	stats := func(w *weights, in []*Node) []*Node { return m.buildChunkStats(w, in, C) }
+	for from := 0; from < V; from += C {
+		start := min(from, V-C) // the last chunk overlaps the one before; columns < from are masked
+		res, err := m.run("targets", fmt.Sprintf("targets-chunk-%d", C), stats, h, int32(start), int32(from))
+		if err != nil {
+			return err
+		}
+		mx, se := tensors.MustCopyFlatData[float32](res[0]), tensors.MustCopyFlatData[float32](res[1])
+		am := tensors.MustCopyFlatData[int32](res[2])
+		for _, r := range res {
+			r.FinalizeAll()
+		}
+		for k := range M {
+			next := max(M[k], mx[k])
+			S[k] = S[k]*math.Exp(float64(M[k]-next)) + float64(se[k])*math.Exp(float64(mx[k]-next))
+			M[k] = next
+			if mx[k] > best[k] {
+				best[k], arg[k] = mx[k], am[k]
+			}
+		}
+	}
+	for i, s := range seqs {
+		L := max(len(s)-1, 0)
+		logp[i], greedy[i] = make([]float32, L), make([]int32, L)
+		for t := range L {
+			k := i*(T-1) + t
+			logp[i][t] = float32(float64(tl[k]) - float64(M[k]) - math.Log(S[k]))
+			greedy[i][t] = arg[k]
+		}
+	}
+	return nil
+}
+
 // buildTargetHidden is the layers' output h [B, T−1, D] at every position
 // but the last, and the target's logit z_{s[t+1]} = h_t · W_{s[t+1]} [B, T−1].
-func (m *Model) buildTargetHidden(inputs []*Node) []*Node {
-	w, rest := m.splitParams(inputs)
-	tokens := rest[0] // [B, T]
+func (m *Model) buildTargetHidden(w *weights, args []*Node) []*Node {
+	tokens := args[0] // [B, T]
 	T := tokens.Shape().Dimensions[1]
 	in := Slice(tokens, AxisRange(), AxisRange(0, T-1))                              // [B, T−1]
 	tgt := Slice(tokens, AxisRange(), AxisRange(1, T))                               // [B, T−1]
@@ -123,9 +117,8 @@ func (m *Model) buildTargetHidden(inputs []*Node) []*Node {
 // buildChunkStats scores the head rows [start, start+C) against h
 // [B, T, D] and, over the columns ≥ from, returns each position's
 // maximum logit m_c, Σ exp(z − m_c) and the arg-max's vocabulary id.
-func (m *Model) buildChunkStats(inputs []*Node, C int) []*Node {
-	w, rest := m.splitParams(inputs)
-	h, start, from := rest[0], rest[1], rest[2] // [B, T, D], scalars
+func (m *Model) buildChunkStats(w *weights, in []*Node, C int) []*Node {
+	h, start, from := in[0], in[1], in[2] // [B, T, D], scalars
 	g := h.Graph()
 	col := Add(Iota(g, shapes.Make(dtypes.Int32, C), 0), start) // [C] vocabulary ids
 	head := Gather(w.head, ExpandAxes(col, -1))                 // [C, D]

@@ -12,6 +12,7 @@ import (
 
 	"github.com/credo-rl/credo/internal/atomicfile"
 	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/model/hf"
 	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/tokenizer"
 )
@@ -32,7 +33,7 @@ func Load(dir string) (*Policy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load policy %s: %w", dir, err)
 	}
-	m, err := model.Load(dir)
+	m, err := hf.Load(dir)
 	if err != nil {
 		return nil, fmt.Errorf("load policy: %w", err)
 	}
@@ -54,7 +55,7 @@ func (p *Policy) Save(dir string) error {
 	if err != nil {
 		return fmt.Errorf("save policy: %w", err)
 	}
-	if err := errors.Join(p.Model.Save(tmp), p.Tok.Save(tmp)); err != nil {
+	if err := errors.Join(hf.Save(p.Model, tmp), p.Tok.Save(tmp)); err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("save policy: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/model/hf"
 	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/tokenizer"
 )
@@ -60,7 +61,7 @@ func TestSaveLoadGenerate(t *testing.T) {
 func TestLoadWithoutTokenizer(t *testing.T) {
 	p := tiny(t)
 	dir := t.TempDir()
-	if err := p.Model.Save(dir); err != nil {
+	if err := hf.Save(p.Model, dir); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Load(dir)

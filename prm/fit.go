@@ -10,6 +10,7 @@ import (
 
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 )
 
 // fit runs the optimizer over shuffled epochs of the sequences and returns
@@ -19,11 +20,11 @@ func (p *PRM) fit(ctx context.Context, c TrainConfig, seqs [][]int32, labels, we
 	if !ok {
 		return 0, 0, fmt.Errorf("prm train: the scoring model is a %T, not a *model.Model", p.Model)
 	}
-	tr, err := model.NewTrainer(m, c.Optimizer, model.BinaryCrossEntropy{})
+	tr, err := optim.NewUpdater(m, c.Optimizer, optim.BinaryCrossEntropy{})
 	if err != nil {
 		return 0, 0, fmt.Errorf("prm train: %w", err)
 	}
-	sched := model.Schedule{Peak: c.LR, WarmupSteps: c.LRWarmup, Steps: c.Steps, MinRatio: c.LRMinRatio}
+	sched := optim.Schedule{Peak: c.LR, WarmupSteps: c.LRWarmup, Steps: c.Steps, MinRatio: c.LRMinRatio}
 	rng := rand.New(rand.NewPCG(c.Seed, 0x707274)) // "prt"
 	var batches [][]int
 	bar := progress.New(log, "prm train", 0, c.Steps)
@@ -46,7 +47,7 @@ func (p *PRM) fit(ctx context.Context, c TrainConfig, seqs [][]int32, labels, we
 			bs[i], by[i], bw[i] = seqs[j], labels[j], weights[j]
 			tokens += len(seqs[j])
 		}
-		st, err := tr.Step(ctx, bs, model.TokenInputs{Mask: bw, Label: by}, sched.At(step))
+		st, err := tr.Step(ctx, bs, optim.TokenInputs{Mask: bw, Label: by}, sched.At(step))
 		if err != nil {
 			return 0, 0, fmt.Errorf("prm train step %d: %w", step, err)
 		}

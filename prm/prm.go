@@ -13,6 +13,7 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/model/hf"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/task"
@@ -36,16 +37,7 @@ type Scorer interface {
 	MeanEmbedding() []float32
 }
 
-// saver is a scoring model that writes itself into a PRM folder, as
-// *model.Model does; Save needs it.
-type saver interface {
-	Save(dir string) error
-}
-
-var (
-	_ Scorer = (*model.Model)(nil)
-	_ saver  = (*model.Model)(nil)
-)
+var _ Scorer = (*model.Model)(nil)
 
 // Splitter gives the byte ranges [start, end) of a response's steps, in
 // order and disjoint. The prompt is the plain prompt text.
@@ -187,7 +179,7 @@ func Load(dir string) (*PRM, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load prm %s: %w", dir, err)
 	}
-	m, err := model.Load(dir)
+	m, err := hf.Load(dir)
 	if err != nil {
 		return nil, fmt.Errorf("load prm: %w", err)
 	}
@@ -201,9 +193,9 @@ func Load(dir string) (*PRM, error) {
 // Save writes the PRM into dir through a temporary sibling folder and a
 // rename (policy.ReplaceDir), so dir holds the old PRM or the new one.
 // extra files (name → JSON value) are written alongside, such as a
-// training report. The model must save itself (a *model.Model does).
+// training report. The model must be a *model.Model (model/hf writes it).
 func (p *PRM) Save(dir string, extra map[string]any) error {
-	m, ok := p.Model.(saver)
+	m, ok := p.Model.(*model.Model)
 	if !ok {
 		return fmt.Errorf("save prm: the scoring model is a %T, which cannot save itself (a *model.Model can)", p.Model)
 	}
@@ -215,7 +207,7 @@ func (p *PRM) Save(dir string, extra map[string]any) error {
 	if err != nil {
 		return fmt.Errorf("save prm: %w", err)
 	}
-	errs := []error{m.Save(tmp), p.Tok.Save(tmp), run.WriteJSON(filepath.Join(tmp, InfoFile), p.Info)}
+	errs := []error{hf.Save(m, tmp), p.Tok.Save(tmp), run.WriteJSON(filepath.Join(tmp, InfoFile), p.Info)}
 	for name, v := range extra {
 		errs = append(errs, run.WriteJSON(filepath.Join(tmp, name), v))
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/credit"
-	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
@@ -43,7 +43,7 @@ type TrainConfig struct {
 	LR         float64     `json:"lr"`
 	LRWarmup   int         `json:"lr_warmup"`
 	LRMinRatio float64     `json:"lr_min_ratio"`
-	Optimizer  model.AdamW `json:"optimizer"`
+	Optimizer  optim.AdamW `json:"optimizer"`
 	Seed       uint64      `json:"seed"` // weights, data and batch order
 	// EvalEvery evaluates on the held-out set every this many steps and
 	// logs the metrics (0: only at the end).
@@ -66,7 +66,7 @@ func DefaultTrain() TrainConfig {
 		Policy: PolicyConfig{Prompts: 256, HeldOut: 64, Group: 4,
 			Sample: sample.Config{MaxTokens: 128, Temperature: 1, TopP: 1}},
 		Steps: 600, Batch: 32, LR: 2e-3, LRWarmup: 30, LRMinRatio: 0.1,
-		Optimizer: model.DefaultAdamW(), Seed: 1, Agreement: 16,
+		Optimizer: optim.DefaultAdamW(), Seed: 1, Agreement: 16,
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
-	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/model/hf"
+	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/tokenizer"
@@ -62,15 +63,15 @@ func (t *Trainer) saveCheckpoint() error {
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
-	ts := map[string]model.Tensor{}
+	ts := map[string]hf.Tensor{}
 	for i, p := range specs {
-		ts["m."+p.Name] = model.Tensor{Shape: p.Shape, Data: mom[i]}
-		ts["v."+p.Name] = model.Tensor{Shape: p.Shape, Data: vel[i]}
+		ts["m."+p.Name] = hf.Tensor{Shape: p.Shape, Data: mom[i]}
+		ts["v."+p.Name] = hf.Tensor{Shape: p.Shape, Data: vel[i]}
 	}
 	err = errors.Join(
-		t.policy.Model.SaveAs(tmp, "F32"), // float32 master weights: a resume continues bit for bit, whatever the folder dtype
+		hf.SaveAs(t.policy.Model, tmp, "F32"), // float32 master weights: a resume continues bit for bit, whatever the folder dtype
 		t.policy.Tok.Save(tmp),
-		model.WriteSafetensors(filepath.Join(tmp, "optimizer.safetensors"), ts),
+		hf.WriteSafetensors(filepath.Join(tmp, "optimizer.safetensors"), ts),
 		run.WriteJSON(filepath.Join(tmp, "state.json"), checkpointState{Step: t.step, Updates: t.opt.Steps(), Seed: t.c.Seed}),
 	)
 	if err == nil {
@@ -278,7 +279,7 @@ func (t *Trainer) readCheckpoint(dir string) error {
 	if err := t.checkState(dir, st); err != nil {
 		return fmt.Errorf("state.json: %w", err)
 	}
-	m, err := model.Load(dir)
+	m, err := hf.Load(dir)
 	if err != nil {
 		return err
 	}
@@ -287,13 +288,13 @@ func (t *Trainer) readCheckpoint(dir string) error {
 		return err
 	}
 	t.policy = &policy.Policy{Model: m, Tok: tok}
-	if t.opt, err = model.NewTrainer(m, t.c.Optimizer, t.loss); err != nil {
+	if t.opt, err = optim.NewUpdater(m, t.c.Optimizer, t.loss); err != nil {
 		return err
 	}
 	if err := t.opt.SetMemory(t.c.Memory); err != nil {
 		return err
 	}
-	ts, err := model.ReadSafetensors(filepath.Join(dir, "optimizer.safetensors"))
+	ts, err := hf.ReadSafetensors(filepath.Join(dir, "optimizer.safetensors"))
 	if err != nil {
 		return err
 	}

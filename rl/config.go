@@ -15,7 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/credo-rl/credo/credit"
-	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/task"
 )
 
@@ -55,12 +55,12 @@ type Config struct {
 	Temperature     float64 `json:"temperature" yaml:"temperature"` // 1: sample the policy as it is
 	TopP            float64 `json:"top_p" yaml:"top_p"`
 
-	Schedule  `yaml:",inline"`
-	Optimizer model.AdamW `json:"optimizer" yaml:"optimizer"`
+	optim.Schedule `yaml:",inline"`
+	Optimizer      optim.AdamW `json:"optimizer" yaml:"optimizer"`
 	// Memory splits each update's batch into micro-batches that fit
 	// memory_budget (or of micro_batch sequences); the update is the
 	// whole batch's to float32 rounding.
-	model.Memory `yaml:",inline"`
+	optim.Memory `yaml:",inline"`
 	// ClipLow and ClipHigh are the surrogate's ε_low and ε_high (0.2 each).
 	ClipLow  float64 `json:"clip_low" yaml:"clip_low"`
 	ClipHigh float64 `json:"clip_high" yaml:"clip_high"`
@@ -128,16 +128,16 @@ func (d *Duration) Set(s string) error {
 // budget of 4 GiB, which runs the small (~1M) and medium presets' default
 // batches whole, as before micro-batches existed, and splits the batches
 // of a model with a large vocabulary (README, Memory).
-func DefaultMemory() model.Memory { return model.Memory{Budget: 4 << 30} }
+func DefaultMemory() optim.Memory { return optim.Memory{Budget: 4 << 30} }
 
 // DefaultConfig returns the defaults documented on Config's fields.
 func DefaultConfig() Config {
-	opt := model.DefaultAdamW()
+	opt := optim.DefaultAdamW()
 	opt.WeightDecay = 0 // RL moves the policy a little: decay would pull it back toward 0
 	return Config{
 		Task: "toolcall", Method: "gdpo", Credit: credit.DefaultConfig(),
 		Steps: 60, PromptsPerStep: 8, Group: 8, MaxTokens: 128, Temperature: 1, TopP: 1,
-		Schedule:  Schedule{Peak: 2e-4, WarmupSteps: 0, MinRatio: 1}, // 5e-4 raised the entropy and lowered the rewards of the small policy on toolcall within 8 steps
+		Schedule:  optim.Schedule{Peak: 2e-4, WarmupSteps: 0, MinRatio: 1}, // 5e-4 raised the entropy and lowered the rewards of the small policy on toolcall within 8 steps
 		Optimizer: opt, Memory: DefaultMemory(),
 		ClipLow: 0.2, ClipHigh: 0.2, LossAgg: AggTokenMean, Updates: 1,
 		EvalEvery: 20, EvalPrompts: 32, CheckpointEvery: 10, KeepCheckpoints: 2, SamplesPerStep: 4,
@@ -190,8 +190,8 @@ func (c Config) Validate() error {
 	if !(c.TopP > 0 && c.TopP <= 1) {
 		bad("top_p", "must be in (0, 1], got %v", c.TopP)
 	}
-	ps = append(ps, ValidateSchedule(c.Schedule)...)
-	ps = append(ps, ValidateAdamW(c.Optimizer, c.Peak)...)
+	ps = append(ps, c.Schedule.Problems()...)
+	ps = append(ps, c.Optimizer.Problems(c.Peak)...)
 	if !(c.ClipLow >= 0 && c.ClipLow < 1) {
 		bad("clip_low", "must be in [0, 1), got %v", c.ClipLow)
 	}
@@ -231,49 +231,6 @@ func (c Config) Validate() error {
 	}
 	if len(ps) == 0 {
 		return nil
-	}
-	return ps
-}
-
-// ValidateSchedule checks a learning-rate schedule (keys lr, lr_warmup_steps, lr_min_ratio).
-func ValidateSchedule(s Schedule) settings.Problems {
-	var ps settings.Problems
-	if !(s.Peak > 0) {
-		ps = append(ps, settings.Problem{Key: "lr", Msg: fmt.Sprintf("must be positive, got %v", s.Peak)})
-	}
-	if s.WarmupSteps < 0 {
-		ps = append(ps, settings.Problem{Key: "lr_warmup_steps", Msg: fmt.Sprintf("must be ≥ 0, got %d", s.WarmupSteps)})
-	}
-	if !(s.MinRatio >= 0 && s.MinRatio <= 1) {
-		ps = append(ps, settings.Problem{Key: "lr_min_ratio", Msg: fmt.Sprintf("must be in [0, 1], got %v", s.MinRatio)})
-	}
-	return ps
-}
-
-// ValidateAdamW checks the optimizer (keys optimizer.*) against the peak
-// learning rate: decoupled decay multiplies weights by 1 − lr·decay, which
-// must stay in (0, 1] or every step flips and blows the weights up.
-func ValidateAdamW(o model.AdamW, lr float64) settings.Problems {
-	var ps settings.Problems
-	bad := func(key, format string, args ...any) {
-		ps = append(ps, settings.Problem{Key: "optimizer." + key, Msg: fmt.Sprintf(format, args...)})
-	}
-	if !(o.Beta1 >= 0 && o.Beta1 < 1) {
-		bad("beta1", "must be in [0, 1), got %v", o.Beta1)
-	}
-	if !(o.Beta2 >= 0 && o.Beta2 < 1) {
-		bad("beta2", "must be in [0, 1), got %v", o.Beta2)
-	}
-	if !(o.Eps > 0) {
-		bad("eps", "must be positive, got %v", o.Eps)
-	}
-	if o.WeightDecay < 0 {
-		bad("weight_decay", "must be ≥ 0, got %v", o.WeightDecay)
-	} else if lr > 0 && lr*o.WeightDecay >= 1 {
-		bad("weight_decay", "%v times the learning rate %v is %v: decay multiplies the weights by 1 − lr·decay each step, so lr·decay must be below 1", o.WeightDecay, lr, lr*o.WeightDecay)
-	}
-	if o.ClipNorm < 0 {
-		bad("clip_norm", "must be ≥ 0 (0 disables clipping), got %v", o.ClipNorm)
 	}
 	return ps
 }

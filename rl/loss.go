@@ -4,10 +4,10 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // graph code reads like math
 
-	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 )
 
-// Loss is the policy objective of ALGORITHMS.md §3, a model.LMObjective.
+// Loss is the policy objective of ALGORITHMS.md §3, an optim.LMObjective.
 // Per response token, with ρ = exp(logπ_θ − logπ_old):
 //
 //	L_t = −min(ρ·A, clip(ρ, 1−ε_low, 1+ε_high)·A) + β_KL·k3,
@@ -15,7 +15,7 @@ import (
 //
 // aggregated by Agg. Its inputs, one value per target token: the mask of
 // response tokens, the token advantages A, logπ_old and logπ_ref. Means
-// divide by the whole batch's totals (model.TokenNodes), so a batch split
+// divide by the whole batch's totals (optim.TokenNodes), so a batch split
 // into micro-batches gives the same loss and metrics.
 type Loss struct {
 	ClipLow, ClipHigh float64
@@ -26,8 +26,8 @@ type Loss struct {
 }
 
 // Inputs: mask, advantage, old log-prob, reference log-prob.
-func (Loss) Inputs() model.Field {
-	return model.FieldMask | model.FieldAdvantage | model.FieldOldLogP | model.FieldRefLogP
+func (Loss) Inputs() optim.Field {
+	return optim.FieldMask | optim.FieldAdvantage | optim.FieldOldLogP | optim.FieldRefLogP
 }
 
 // MetricNames names Loss's metrics.
@@ -36,7 +36,7 @@ func (Loss) MetricNames() []string {
 }
 
 // Loss builds the objective from the policy's log-probs and entropies [B, T].
-func (l Loss) Loss(logp, entropy *Node, in model.TokenNodes) (*Node, []*Node) {
+func (l Loss) Loss(logp, entropy *Node, in optim.TokenNodes) (*Node, []*Node) {
 	mask, adv, old, ref := in.Mask, in.Advantage, in.OldLogP, in.RefLogP // [B, T]
 	ratio := Exp(Sub(logp, old))
 	clipped := ClipScalar(ratio, 1-l.ClipLow, 1+l.ClipHigh)

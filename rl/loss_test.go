@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 )
 
 // TestLossMicroBatches: the policy loss of every aggregation gives the
@@ -17,7 +18,7 @@ func TestLossMicroBatches(t *testing.T) {
 	lens := []int{6, 12, 4, 9, 7}
 	resp := []int{3, 9, 0, 5, 1} // response tokens at the end of each row
 	seqs := make([][]int32, len(lens))
-	var in model.TokenInputs
+	var in optim.TokenInputs
 	for i, n := range lens {
 		seqs[i] = make([]int32, n)
 		for j := range seqs[i] {
@@ -33,21 +34,21 @@ func TestLossMicroBatches(t *testing.T) {
 		in.Mask, in.Advantage = append(in.Mask, mask), append(in.Advantage, adv)
 		in.OldLogP, in.RefLogP = append(in.OldLogP, old), append(in.RefLogP, ref)
 	}
-	run := func(t *testing.T, loss Loss, mem model.Memory) ([]model.StepStats, [][]float32) {
+	run := func(t *testing.T, loss Loss, mem optim.Memory) ([]optim.StepStats, [][]float32) {
 		m, err := model.New(model.Tiny(30), 3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		opt := model.DefaultAdamW()
+		opt := optim.DefaultAdamW()
 		opt.Eps = 1 // the update shows the gradient's scale
-		tr, err := model.NewTrainer(m, opt, loss)
+		tr, err := optim.NewUpdater(m, opt, loss)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := tr.SetMemory(mem); err != nil {
 			t.Fatal(err)
 		}
-		var sts []model.StepStats
+		var sts []optim.StepStats
 		for range 2 {
 			st, err := tr.Step(context.Background(), seqs, in, 0.05)
 			if err != nil || st.Skipped {
@@ -61,9 +62,9 @@ func TestLossMicroBatches(t *testing.T) {
 	for _, agg := range []string{AggTokenMean, AggSeqMeanTokenMean, AggSeqMeanTokenSumNorm} {
 		t.Run(agg, func(t *testing.T) {
 			loss := Loss{ClipLow: 0.2, ClipHigh: 0.28, KLBeta: 0.05, Agg: agg, MaxTokens: 12}
-			want, wantW := run(t, loss, model.Memory{})
+			want, wantW := run(t, loss, optim.Memory{})
 			for _, rows := range []int{1, 2} {
-				got, gotW := run(t, loss, model.Memory{MicroBatch: rows})
+				got, gotW := run(t, loss, optim.Memory{MicroBatch: rows})
 				for s := range want {
 					if !near(got[s].Loss, want[s].Loss) || !near(got[s].GradNorm, want[s].GradNorm) {
 						t.Errorf("%d rows, step %d: loss %v norm %v, whole batch %v %v", rows, s+1, got[s].Loss, got[s].GradNorm, want[s].Loss, want[s].GradNorm)

@@ -16,8 +16,8 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/internal/settings"
+	"github.com/credo-rl/credo/model/hf"
 
-	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/run"
 )
 
@@ -141,7 +141,7 @@ func TestNonFiniteRunStops(t *testing.T) {
 	}
 	steps, _ := checkpointSteps(filepath.Join(c.Out, "checkpoints"))
 	for _, s := range steps {
-		m, err := model.Load(filepath.Join(c.Out, "checkpoints", checkpointName(s)))
+		m, err := hf.Load(filepath.Join(c.Out, "checkpoints", checkpointName(s)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,15 +181,15 @@ func TestCorruptCheckpointRefused(t *testing.T) {
 		return func(dir string) { run.WriteJSON(filepath.Join(dir, "state.json"), s) }
 	}
 	nanWeight := func(dir string) {
-		m, _ := model.Load(dir)
-		ts := map[string]model.Tensor{}
+		m, _ := hf.Load(dir)
+		ts := map[string]hf.Tensor{}
 		for i, d := range m.ParamData() {
 			if i == 0 {
 				d[0] = float32(math.NaN())
 			}
-			ts[m.Specs()[i].Name] = model.Tensor{Shape: m.Specs()[i].Shape, Data: d}
+			ts[m.Specs()[i].Name] = hf.Tensor{Shape: m.Specs()[i].Shape, Data: d}
 		}
-		model.WriteSafetensors(filepath.Join(dir, "model.safetensors"), ts)
+		hf.WriteSafetensors(filepath.Join(dir, "model.safetensors"), ts)
 	}
 	for _, tc := range []struct {
 		name string

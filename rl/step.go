@@ -11,7 +11,7 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/stats"
-	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
@@ -218,7 +218,7 @@ func (t *Trainer) batch(s int, kept Rollouts) *credit.Batch {
 
 // trainingBatch lays each response after its prompt and aligns the loss
 // inputs with the targets: mask, advantage, old and reference log-probs.
-func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sample.Response, adv [][]float64) ([][]int32, model.TokenInputs, error) {
+func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sample.Response, adv [][]float64) ([][]int32, optim.TokenInputs, error) {
 	N := len(res)
 	seqs := make([][]int32, N)
 	mask, A, old := make([][]float32, N), make([][]float32, N), make([][]float32, N)
@@ -228,7 +228,7 @@ func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sa
 		n := len(seqs[i]) - 1
 		mask[i], A[i], old[i] = make([]float32, n), make([]float32, n), make([]float32, n)
 		if len(adv[i]) != len(r.Tokens) {
-			return nil, model.TokenInputs{}, fmt.Errorf("credit gave %d advantages for response %d of %d tokens", len(adv[i]), i, len(r.Tokens))
+			return nil, optim.TokenInputs{}, fmt.Errorf("credit gave %d advantages for response %d of %d tokens", len(adv[i]), i, len(r.Tokens))
 		}
 		for j := range r.Tokens {
 			k := len(p) - 1 + j // target k predicts response token j
@@ -239,7 +239,7 @@ func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sa
 	if t.ref != nil {
 		lp, err := t.ref.LogProbs(ctx, seqs)
 		if err != nil {
-			return nil, model.TokenInputs{}, fmt.Errorf("reference log-probs: %w", err)
+			return nil, optim.TokenInputs{}, fmt.Errorf("reference log-probs: %w", err)
 		}
 		ref = make([][]float32, N)
 		for i := range lp {
@@ -251,7 +251,7 @@ func (t *Trainer) trainingBatch(ctx context.Context, prompts [][]int32, res []sa
 			}
 		}
 	}
-	return seqs, model.TokenInputs{Mask: mask, Advantage: A, OldLogP: old, RefLogP: ref}, nil
+	return seqs, optim.TokenInputs{Mask: mask, Advantage: A, OldLogP: old, RefLogP: ref}, nil
 }
 
 // rewardMetrics adds each reward's mean and std over applicable verdicts

@@ -16,7 +16,7 @@ import (
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/atomicfile"
 	"github.com/credo-rl/credo/internal/progress"
-	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"
@@ -34,7 +34,7 @@ type Trainer struct {
 	method  credit.Method
 	needs   credit.Requirements
 	prm     credit.Influencer
-	opt     *model.Trainer
+	opt     *optim.Updater
 	loss    Loss
 	step    int // completed steps
 	metrics *run.Log[run.Metrics]
@@ -252,7 +252,7 @@ func (t *Trainer) startPolicy() error {
 		return &settings.Error{Err: settings.Problems{{Key: "init", Msg: err.Error()}}}
 	}
 	t.policy = p
-	t.opt, err = model.NewTrainer(p.Model, t.c.Optimizer, t.loss)
+	t.opt, err = optim.NewUpdater(p.Model, t.c.Optimizer, t.loss)
 	if err != nil {
 		return &settings.Error{Err: err}
 	}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side-by-side speed of one training step: credo (model.BenchmarkTrainStep)
+# Side-by-side speed of one training step: credo (optim.BenchmarkTrainStep)
 # against the same step in PyTorch 1.13 on the CPU (scripts/bench_torch.py),
 # for the ~1M and ~10M presets, 16 x 256 tokens, AdamW.
 #
@@ -49,13 +49,13 @@ echo "# peak ${CREDO_PEAK_GFLOPS} GFLOP/s, ${THREADS} threads, OPENBLAS_CORETYPE
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -c -o "$tmp/model.test" ./model
+go test -c -o "$tmp/optim.test" ./optim
 results=$tmp/results
 
 # (c, d) Alternate the two so machine noise falls on both.
 for round in $(seq 1 "$ROUNDS"); do
-	echo "# round $round credo: go test ./model -run XXX -bench TrainStep -benchtime 5x  (load $(cut -d' ' -f1-3 /proc/loadavg))"
-	(cd model && "$tmp/model.test" -test.run XXX -test.bench TrainStep -test.benchtime 5x) | tee "$tmp/go.out"
+	echo "# round $round credo: go test ./optim -run XXX -bench TrainStep -benchtime 5x  (load $(cut -d' ' -f1-3 /proc/loadavg))"
+	(cd optim && "$tmp/optim.test" -test.run XXX -test.bench TrainStep -test.benchtime 5x) | tee "$tmp/go.out"
 	# BenchmarkTrainStep/10M-10724736params-2  5  2.4e9 ns/op  ... 15.3 MFU% ...
 	awk -v r="$round" '/^BenchmarkTrainStep\// {
 		split($1, a, "/"); split(a[2], b, "-"); ns = mfu = ""

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Times the PyTorch peer of credo's BenchmarkTrainStep (model/bench_test.go).
+"""Times the PyTorch peer of credo's BenchmarkTrainStep (optim/bench_test.go).
 
 Same configs as model.Small(268) and model.Medium(268) (and the benchmark's
 40M config), same batch (16 x 256 tokens unless --batch/--seq say otherwise,
@@ -49,7 +49,7 @@ def llama(vocab, hidden, ffn, layers, heads, kv_heads):
 CONFIGS = {
     "1M": llama(VOCAB, 128, 384, 4, 4, 2),    # model.Small(268)
     "10M": llama(VOCAB, 384, 1024, 6, 6, 6),  # model.Medium(268)
-    "40M": llama(VOCAB, 640, 1792, 8, 10, 10),  # bench40M in model/benchshape_test.go
+    "40M": llama(VOCAB, 640, 1792, 8, 10, 10),  # bench40M in optim/benchshape_test.go
 }
 
 

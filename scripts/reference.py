@@ -8,7 +8,10 @@ and mlp_bias, Qwen3's per-head q/k RMSNorm and explicit head_dim), run in
 float32 on fixed tiny weights. Run once with Debian's python3-torch (1.13)
 and commit the output:
 
-    /usr/bin/python3 scripts/reference.py model/testdata/reference
+    /usr/bin/python3 scripts/reference.py model/testdata/reference model/hf/testdata/reference
+
+(the model's fixtures in the first folder; the dtype roundings, which
+model/hf's tests read, in the second).
 
 The Go tests never need PyTorch.
 """
@@ -338,8 +341,9 @@ def llama3_rope_config():
     return c
 
 
-def main(out):
+def main(out, dtype_out):
     os.makedirs(out, exist_ok=True)
+    os.makedirs(dtype_out, exist_ok=True)
     # Language model: three sequences of different lengths, right-padded with 0.
     lm_case(out, "lm", config(), [9, 6, 4], adamw=True)
 
@@ -362,8 +366,8 @@ def main(out):
     lm_case(out, "qwen3", qwen3_config(), [9, 6, 4])
     lm_case(out, "llama_bias", llama_bias_config(), [9, 6, 4])
     lm_case(out, "llama3_rope", llama3_rope_config(), [48, 30, 12])
-    dtype_case(out)
-    print("wrote fixtures to", out)
+    dtype_case(dtype_out)
+    print("wrote fixtures to", out, "and", dtype_out)
 
 
 def dtype_case(out):
@@ -388,4 +392,5 @@ def dtype_case(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "model/testdata/reference")
+    main(sys.argv[1] if len(sys.argv) > 1 else "model/testdata/reference",
+         sys.argv[2] if len(sys.argv) > 2 else "model/hf/testdata/reference")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scaling of one AdamW training step, credo (model.BenchmarkTrainShape)
+# Scaling of one AdamW training step, credo (optim.BenchmarkTrainShape)
 # against PyTorch 1.13 on the CPU (scripts/bench_torch.py --size) at the
 # same shape: seconds per step and peak resident memory over three sweeps,
 #
@@ -164,7 +164,7 @@ measure() {
 	echo "$side $key $line" >>"$tmp/results"
 }
 
-go test -c -o "$tmp/model.test" ./model
+go test -c -o "$tmp/optim.test" ./optim
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date -u +%s)
 echo "# ${#unique[@]} shapes x $ROUNDS rounds, $STEPS steps each, $THREADS threads, OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE (load $load0)" >&2
@@ -172,8 +172,8 @@ for round in $(seq 1 "$ROUNDS"); do
 	for key in "${unique[@]}"; do
 		IFS=, read -r size batch seq <<<"$key"
 		echo "# round $round, size=$size batch=$batch seq=$seq (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-		(cd model && CREDO_BENCH_SHAPE="size=$size,batch=$batch,seq=$seq" measure "$key" credo \
-			"$tmp/model.test" -test.run XXX -test.bench TrainShape -test.benchtime "${STEPS}x")
+		(cd optim && CREDO_BENCH_SHAPE="size=$size,batch=$batch,seq=$seq" measure "$key" credo \
+			"$tmp/optim.test" -test.run XXX -test.bench TrainShape -test.benchtime "${STEPS}x")
 		OMP_NUM_THREADS=$THREADS LD_LIBRARY_PATH=$OBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 			measure "$key" torch "$PY" scripts/bench_torch.py --size "$size" --batch "$batch" --seq "$seq" \
 			--steps "$STEPS" --warmup 2 --threads "$THREADS"
@@ -218,7 +218,7 @@ svgrel=$(realpath --relative-to="$(dirname "$md")" "$svg")
 	echo "# Scaling of one training step: credo against PyTorch"
 	echo
 	echo "One AdamW step (loss on every target, gradient clip 1.0) of credo"
-	echo "(\`model.BenchmarkTrainShape\`) and of the same model and step in PyTorch"
+	echo "(\`optim.BenchmarkTrainShape\`) and of the same model and step in PyTorch"
 	echo "$torchv on the CPU (\`scripts/bench_torch.py --size\`, Debian's torch with"
 	echo "OpenBLAS, OpenMP build, \`OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE\`, ${THREADS} threads),"
 	echo "at each shape; vocabulary 268. Each side ran one process per shape and"

@@ -12,7 +12,7 @@ import (
 // config struct needs a row here or a noFlag entry saying why not
 // (TestEverySettingHasAFlag).
 
-// adamSettings are model.AdamW's, for every command that trains.
+// adamSettings are optim.AdamW's, for every command that trains.
 func adamSettings() []setting {
 	return []setting{
 		{"beta1", "adam-beta1", "AdamW β1 (first-moment decay)"},
@@ -23,7 +23,7 @@ func adamSettings() []setting {
 	}
 }
 
-// memorySettings are model.Memory's, for every command that trains.
+// memorySettings are optim.Memory's, for every command that trains.
 func memorySettings() []setting {
 	return []setting{
 		{"memory_budget", "memory-budget", "memory a training step's activations may take, such as 512MiB or 4GiB: a batch whose estimate (model.Config.StepBytes) is larger is split into micro-batches whose summed gradients give the same update; 0: never split"},

@@ -1,7 +1,8 @@
-package model
+package hf
 
 import (
 	"math"
+	"path/filepath"
 	"testing"
 )
 
@@ -10,7 +11,10 @@ import (
 // float16's overflow edge and subnormals, zeros, infinities and NaN
 // (fixture from scripts/reference.py).
 func TestReferenceDTypeRounding(t *testing.T) {
-	fx := loadFixture(t, "dtype_expected.safetensors")
+	fx, err := ReadSafetensors(filepath.Join("testdata", "reference", "dtype_expected.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	x := fx["x"].Data
 	for _, tc := range []struct {
 		name string

@@ -1,10 +1,12 @@
-package model
+package optim
 
 import (
 	"context"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/credo-rl/credo/model"
 )
 
 // TestNonFiniteUpdateSkipped: an update whose loss and gradient are finite
@@ -21,13 +23,13 @@ func TestNonFiniteUpdateSkipped(t *testing.T) {
 		{"weight decay 1e40", 1e-3, func(o *AdamW) { o.WeightDecay = 1e40 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := New(Tiny(260), 7)
+			m, err := model.New(model.Tiny(260), 7)
 			if err != nil {
 				t.Fatal(err)
 			}
 			opt := DefaultAdamW()
 			tc.opt(&opt)
-			tr, err := NewTrainer(m, opt, CrossEntropy{})
+			tr, err := NewUpdater(m, opt, CrossEntropy{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,9 +1,11 @@
-package model
+package optim
 
 import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/credo-rl/credo/model"
 )
 
 // microBatch is a batch whose micro-batches of 2 have very different
@@ -29,15 +31,15 @@ func microBatch(shift int) ([][]int32, [][]float32, [][]float32) {
 
 // stepN runs n updates of a model of config c and returns their stats
 // and the weights after.
-func stepN(t *testing.T, n int, c Config, obj Objective, mem Memory, seqs [][]int32, in TokenInputs) ([]StepStats, [][]float32) {
+func stepN(t *testing.T, n int, c model.Config, obj Objective, mem Memory, seqs [][]int32, in TokenInputs) ([]StepStats, [][]float32) {
 	t.Helper()
-	m, err := New(c, 11)
+	m, err := model.New(c, 11)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt := DefaultAdamW()
 	opt.Eps = 1 // the update is then about lr·g: it shows the gradient's scale, which Adam's first steps normalize away
-	tr, err := NewTrainer(m, opt, obj)
+	tr, err := NewUpdater(m, opt, obj)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,11 +65,11 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*(1+math.Abs(b)) 
 // model's and a scoring model's objective; and the batch is one where
 // averaging per micro-batch would give another loss.
 func TestMicroBatchesEqualWholeBatch(t *testing.T) {
-	lm, score := Tiny(40), Tiny(40)
+	lm, score := model.Tiny(40), model.Tiny(40)
 	score.NumLabels = 1
 	for _, tc := range []struct {
 		name  string
-		c     Config
+		c     model.Config
 		obj   Objective
 		shift int
 	}{
@@ -136,7 +138,7 @@ func TestMicroBatchesEqualWholeBatch(t *testing.T) {
 // TestMicroRows: the override wins, no budget runs the batch whole, and a
 // budget gives as many sequences as StepBytes says fit (at least one).
 func TestMicroRows(t *testing.T) {
-	c := Tiny(40)
+	c := model.Tiny(40)
 	seqs := [][]int32{make([]int32, 20), make([]int32, 3), make([]int32, 7), make([]int32, 9)}
 	per := Bytes(c.StepBytes(32)) // 20 tokens pad to 32
 	for _, tc := range []struct {
@@ -151,8 +153,8 @@ func TestMicroRows(t *testing.T) {
 		{"all fit", Memory{Budget: 100 * per}, 100},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, _ := New(c, 1)
-			tr, _ := NewTrainer(m, DefaultAdamW(), CrossEntropy{})
+			m, _ := model.New(c, 1)
+			tr, _ := NewUpdater(m, DefaultAdamW(), CrossEntropy{})
 			if err := tr.SetMemory(tc.mem); err != nil {
 				t.Fatal(err)
 			}
@@ -161,8 +163,8 @@ func TestMicroRows(t *testing.T) {
 			}
 		})
 	}
-	m, _ := New(c, 1)
-	tr, _ := NewTrainer(m, DefaultAdamW(), CrossEntropy{})
+	m, _ := model.New(c, 1)
+	tr, _ := NewUpdater(m, DefaultAdamW(), CrossEntropy{})
 	if err := tr.SetMemory(Memory{Budget: -1}); err == nil {
 		t.Error("a negative budget was accepted")
 	}

@@ -1,4 +1,4 @@
-package model
+package hf
 
 import (
 	"context"
@@ -10,20 +10,23 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/optim"
 )
 
 // biasedLlama is Llama with attention_bias and mlp_bias.
-func biasedLlama() Config {
-	c := Small(40)
+func biasedLlama() model.Config {
+	c := model.Small(40)
 	c.NumHiddenLayers, c.AttentionBias, c.MLPBias = 1, true, true
 	return c
 }
 
 // saveFolder writes config c and tensors ts as a checkpoint folder.
-func saveFolder(t *testing.T, c Config, ts map[string]Tensor) string {
+func saveFolder(t *testing.T, c model.Config, ts map[string]Tensor) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := c.Save(dir); err != nil {
+	if err := WriteConfig(dir, c); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteSafetensors(filepath.Join(dir, "model.safetensors"), ts); err != nil {
@@ -33,10 +36,10 @@ func saveFolder(t *testing.T, c Config, ts map[string]Tensor) string {
 }
 
 // folderTensors saves m and reads its tensors back.
-func folderTensors(t *testing.T, m *Model) map[string]Tensor {
+func folderTensors(t *testing.T, m *model.Model) map[string]Tensor {
 	t.Helper()
 	dir := t.TempDir()
-	if err := m.Save(dir); err != nil {
+	if err := Save(m, dir); err != nil {
 		t.Fatal(err)
 	}
 	ts, err := ReadSafetensors(filepath.Join(dir, "model.safetensors"))
@@ -62,7 +65,7 @@ func with(ts map[string]Tensor, name string, x Tensor) map[string]Tensor {
 // TestBiasesRoundTrip: Llama's o_proj and mlp biases load, are trained,
 // and are saved with attention_bias and mlp_bias kept.
 func TestBiasesRoundTrip(t *testing.T) {
-	m, err := New(biasedLlama(), 3)
+	m, err := model.New(biasedLlama(), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,17 +80,17 @@ func TestBiasesRoundTrip(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("biases %v, want %v", names, want)
 	}
-	tr, err := NewTrainer(m, DefaultAdamW(), CrossEntropy{})
+	tr, err := optim.NewUpdater(m, optim.DefaultAdamW(), optim.CrossEntropy{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	seqs := [][]int32{{1, 2, 3, 4, 5, 6}, {7, 8, 9}}
 	mask := [][]float32{{1, 1, 1, 1, 1}, {1, 1}}
-	if _, err := tr.Step(context.Background(), seqs, TokenInputs{Mask: mask}, 1e-2); err != nil {
+	if _, err := tr.Step(context.Background(), seqs, optim.TokenInputs{Mask: mask}, 1e-2); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := m.Save(dir); err != nil {
+	if err := Save(m, dir); err != nil {
 		t.Fatal(err)
 	}
 	back, err := Load(dir)
@@ -112,19 +115,19 @@ func TestBiasesRoundTrip(t *testing.T) {
 // silently wrong outputs of a Llama with undeclared biases), in both
 // directions, unless it is derived from what the model has.
 func TestLoadTensorRules(t *testing.T) {
-	biased, _ := New(biasedLlama(), 1)
+	biased, _ := model.New(biasedLlama(), 1)
 	bts := folderTensors(t, biased)
 	plain := biasedLlama()
 	plain.AttentionBias, plain.MLPBias = false, false
-	pm, _ := New(plain, 1)
+	pm, _ := model.New(plain, 1)
 	pts := folderTensors(t, pm)
-	tied := Small(40)
+	tied := model.Small(40)
 	tied.NumHiddenLayers = 1
-	tm, _ := New(tied, 1)
+	tm, _ := model.New(tied, 1)
 	tts := folderTensors(t, tm)
 	prmCfg := tied
 	prmCfg.NumLabels, prmCfg.TieWordEmbeddings = 1, false
-	prm, _ := New(prmCfg, 1)
+	prm, _ := model.New(prmCfg, 1)
 	sts := folderTensors(t, prm)
 	if _, ok := sts["score.bias"]; !ok {
 		t.Fatal("a scoring model is saved without score.bias, which transformers would draw at random")
@@ -135,7 +138,7 @@ func TestLoadTensorRules(t *testing.T) {
 
 	tests := []struct {
 		name string
-		c    Config
+		c    model.Config
 		ts   map[string]Tensor
 		err  string // "" means it loads
 	}{
@@ -202,10 +205,10 @@ func addRawTensor(t *testing.T, path, name, dtype string, shape []int, data []by
 // TestShardedLoad reads a folder split into two shards with an index, and
 // refuses a tensor stored in both.
 func TestShardedLoad(t *testing.T) {
-	m, _ := New(Tiny(40), 2)
+	m, _ := model.New(model.Tiny(40), 2)
 	ts := folderTensors(t, m)
 	dir := t.TempDir()
-	if err := m.Config.Save(dir); err != nil {
+	if err := WriteConfig(dir, m.Config); err != nil {
 		t.Fatal(err)
 	}
 	shards := []map[string]Tensor{{}, {}}
@@ -248,20 +251,21 @@ func TestShardedLoad(t *testing.T) {
 func TestSaveKeepsDType(t *testing.T) {
 	for _, dt := range []string{"BF16", "F16"} {
 		t.Run(dt, func(t *testing.T) {
-			m, _ := New(Tiny(40), 5)
+			m, _ := model.New(model.Tiny(40), 5)
 			first := t.TempDir()
-			if err := m.SaveAs(first, dt); err != nil {
+			if err := SaveAs(m, first, dt); err != nil {
 				t.Fatal(err)
 			}
 			loaded, err := Load(first)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if loaded.Config.TorchDtype != torchNames[dt] {
-				t.Errorf("torch_dtype %q, want %q", loaded.Config.TorchDtype, torchNames[dt])
+			torch, _ := model.TorchDType(dt)
+			if loaded.Config.TorchDtype != torch {
+				t.Errorf("torch_dtype %q, want %q", loaded.Config.TorchDtype, torch)
 			}
 			second := t.TempDir()
-			if err := loaded.Save(second); err != nil {
+			if err := Save(loaded, second); err != nil {
 				t.Fatal(err)
 			}
 			a, _ := os.ReadFile(filepath.Join(first, "model.safetensors"))
@@ -270,25 +274,25 @@ func TestSaveKeepsDType(t *testing.T) {
 				t.Errorf("re-saving a %s folder changed model.safetensors", dt)
 			}
 			f32 := t.TempDir()
-			m.Save(f32)
+			Save(m, f32)
 			c, _ := os.ReadFile(filepath.Join(f32, "model.safetensors"))
 			t.Logf("%s file %d bytes, F32 %d", dt, len(b), len(c))
 			if len(b) > len(c)*6/10 {
 				t.Errorf("%s file of %d bytes is not about half the F32 one (%d)", dt, len(b), len(c))
 			}
-			cfg, _ := LoadConfig(second)
-			if cfg.TorchDtype != torchNames[dt] {
+			cfg, _ := ReadConfig(second)
+			if cfg.TorchDtype != torch {
 				t.Errorf("saved torch_dtype %q", cfg.TorchDtype)
 			}
 
 			// Train, then save: the file holds the trained weights rounded once.
-			tr, _ := NewTrainer(loaded, DefaultAdamW(), CrossEntropy{})
-			if _, err := tr.Step(context.Background(), [][]int32{{1, 2, 3, 4}}, TokenInputs{Mask: [][]float32{{1, 1, 1}}}, 1e-3); err != nil {
+			tr, _ := optim.NewUpdater(loaded, optim.DefaultAdamW(), optim.CrossEntropy{})
+			if _, err := tr.Step(context.Background(), [][]int32{{1, 2, 3, 4}}, optim.TokenInputs{Mask: [][]float32{{1, 1, 1}}}, 1e-3); err != nil {
 				t.Fatal(err)
 			}
 			trained := loaded.ParamData()
 			third := t.TempDir()
-			if err := loaded.Save(third); err != nil {
+			if err := Save(loaded, third); err != nil {
 				t.Fatal(err)
 			}
 			back, err := Load(third)
@@ -312,7 +316,7 @@ func TestSaveKeepsDType(t *testing.T) {
 			}
 			t.Logf("%d of %d tensors differ between the float32 master weights and the %s file", changed, len(trained), dt)
 			exact := t.TempDir()
-			if err := loaded.SaveAs(exact, "F32"); err != nil {
+			if err := SaveAs(loaded, exact, "F32"); err != nil {
 				t.Fatal(err)
 			}
 			ex, _ := Load(exact)
@@ -328,7 +332,7 @@ func TestSaveKeepsDType(t *testing.T) {
 // TestMixedDTypeFolder: each weight keeps its own dtype (F32 norms in a
 // BF16 folder stay F32); torch_dtype names the embeddings'.
 func TestMixedDTypeFolder(t *testing.T) {
-	m, _ := New(Tiny(40), 5)
+	m, _ := model.New(model.Tiny(40), 5)
 	ts := folderTensors(t, m)
 	for name, x := range ts {
 		if !strings.HasSuffix(name, "norm.weight") {
@@ -354,7 +358,7 @@ func TestMixedDTypeFolder(t *testing.T) {
 			t.Errorf("%s saved as %s, want %s", name, x.DType, want)
 		}
 	}
-	if err := loaded.SaveAs(t.TempDir(), "F64"); err == nil {
+	if err := SaveAs(loaded, t.TempDir(), "F64"); err == nil {
 		t.Error("SaveAs F64 accepted")
 	}
 }

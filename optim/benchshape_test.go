@@ -1,4 +1,4 @@
-package model
+package optim
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/credo-rl/credo/model"
 )
 
 // benchVocab is the byte-level vocabulary every benchmark config uses, as
@@ -18,15 +20,15 @@ const benchVocab = 268
 // shape scaled to hidden 640, FFN 1792, 8 layers, 10 heads of 64, so the
 // scaling sweep has a third point without adding a model nobody trains
 // here. scripts/bench_torch.py holds the same three.
-var benchSizes = map[string]func(vocab int) Config{
-	"1M":  Small,
-	"10M": Medium,
+var benchSizes = map[string]func(vocab int) model.Config{
+	"1M":  model.Small,
+	"10M": model.Medium,
 	"40M": bench40M,
 }
 
 // bench40M has about 40M parameters (40,814,720 with vocabulary 268).
-func bench40M(vocab int) Config {
-	c := Medium(vocab)
+func bench40M(vocab int) model.Config {
+	c := model.Medium(vocab)
 	c.HiddenSize, c.IntermediateSize, c.NumHiddenLayers = 640, 1792, 8
 	c.NumAttentionHeads, c.NumKeyValueHeads = 10, 10
 	return c

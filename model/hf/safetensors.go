@@ -1,4 +1,4 @@
-package model
+package hf
 
 import (
 	"encoding/binary"
@@ -7,10 +7,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/model"
 )
 
 // The safetensors format: an 8-byte little-endian header length, a JSON
@@ -162,7 +162,7 @@ func (f *stFile) names() []string {
 // read decodes one tensor to float32.
 func (f *stFile) read(name string) (Tensor, error) {
 	e := f.entries[name]
-	if _, ok := torchNames[e.DType]; !ok {
+	if _, ok := model.TorchDType(e.DType); !ok {
 		return Tensor{}, fmt.Errorf("tensor %q: dtype %q is not supported (want F32, F16 or BF16)", name, e.DType)
 	}
 	buf := make([]byte, e.Offsets[1]-e.Offsets[0])
@@ -207,7 +207,7 @@ func WriteSafetensors(path string, ts map[string]Tensor) error {
 		if dt == "" {
 			dt = "F32"
 		}
-		if _, ok := torchNames[dt]; !ok {
+		if _, ok := model.TorchDType(dt); !ok {
 			return fmt.Errorf("write %s: tensor %s: dtype %q is not supported (want F32, BF16 or F16)", path, n, dt)
 		}
 		size := dtypeWidth[dt] * int64(len(ts[n].Data))
@@ -241,86 +241,4 @@ func WriteSafetensors(path string, ts map[string]Tensor) error {
 		}
 	}
 	return atomicfile.Write(path, buf)
-}
-
-// checkpoint is a folder's safetensors files with their headers read:
-// model.safetensors, or the shards model.safetensors.index.json lists.
-type checkpoint struct {
-	files []*os.File
-	where map[string]*stFile // tensor name → its file
-}
-
-func openCheckpoint(dir string) (*checkpoint, error) {
-	var shards []string
-	single := filepath.Join(dir, "model.safetensors")
-	if _, err := os.Stat(single); err == nil {
-		shards = []string{"model.safetensors"}
-	} else {
-		indexPath := filepath.Join(dir, "model.safetensors.index.json")
-		data, err := os.ReadFile(indexPath)
-		if err != nil {
-			return nil, fmt.Errorf("no model.safetensors or model.safetensors.index.json in %s", dir)
-		}
-		var index struct {
-			WeightMap map[string]string `json:"weight_map"`
-		}
-		if err := json.Unmarshal(data, &index); err != nil {
-			return nil, fmt.Errorf("read %s: %w", indexPath, err)
-		}
-		seen := map[string]bool{}
-		for _, f := range index.WeightMap {
-			if filepath.Base(f) != f {
-				return nil, fmt.Errorf("read %s: shard name %q is not a plain file name", indexPath, f)
-			}
-			if !seen[f] {
-				seen[f] = true
-				shards = append(shards, f)
-			}
-		}
-		sort.Strings(shards)
-	}
-	c := &checkpoint{where: map[string]*stFile{}}
-	for _, name := range shards {
-		path := filepath.Join(dir, name)
-		fh, err := os.Open(path)
-		if err != nil {
-			c.Close()
-			return nil, fmt.Errorf("read safetensors: %w", err)
-		}
-		c.files = append(c.files, fh)
-		st, err := fh.Stat()
-		if err != nil {
-			c.Close()
-			return nil, fmt.Errorf("read safetensors %s: %w", path, err)
-		}
-		f, err := parseSafetensors(fh, st.Size())
-		if err != nil {
-			c.Close()
-			return nil, fmt.Errorf("read safetensors %s: %w", path, err)
-		}
-		for n := range f.entries {
-			if _, dup := c.where[n]; dup {
-				c.Close()
-				return nil, fmt.Errorf("read safetensors %s: tensor %s is in two shards", path, n)
-			}
-			c.where[n] = f
-		}
-	}
-	return c, nil
-}
-
-// read decodes one tensor; ok is false when the folder has none of that name.
-func (c *checkpoint) read(name string) (t Tensor, ok bool, err error) {
-	f, ok := c.where[name]
-	if !ok {
-		return Tensor{}, false, nil
-	}
-	t, err = f.read(name)
-	return t, true, err
-}
-
-func (c *checkpoint) Close() {
-	for _, f := range c.files {
-		f.Close()
-	}
 }

@@ -1,13 +1,45 @@
-package model
+package hf
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/model"
 )
 
-// A config.json key is understood (a Config field, or one of
+// ReadConfig reads dir/config.json (ParseConfig).
+func ReadConfig(dir string) (model.Config, error) {
+	path := filepath.Join(dir, "config.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return model.Config{}, fmt.Errorf("load model config: %w", err)
+	}
+	c, err := ParseConfig(data)
+	if err != nil {
+		return model.Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// WriteConfig writes dir/config.json atomically, from c normalized: with
+// the architecture HF needs to pick the model class and the storage dtype.
+func WriteConfig(dir string, c model.Config) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(c.Normalized(), "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(dir, "config.json"), append(data, '\n'))
+}
+
+// A config.json key is understood (a model.Config field, or one of
 // ParseConfig's special keys), inert (listed here with why it changes
 // nothing in credo's computation), pinned to the one value credo
 // implements (pinnedKeys), or unknown, which is an error: silently
@@ -38,7 +70,7 @@ var pinnedKeys = map[string]struct {
 	"rope_interleaved": {func(v any) bool { return v == false }, "false: credo (like transformers' Llama) rotates halves"},
 }
 
-// specialKeys are understood but not plain Config fields.
+// specialKeys are understood but not plain model.Config fields.
 var specialKeys = map[string]bool{
 	"rope_scaling": true, "rope_parameters": true, // → RopeTheta, RopeScaling
 	"layer_types": true, // every layer must be full attention
@@ -49,17 +81,17 @@ var specialKeys = map[string]bool{
 // ParseConfig reads a config.json as transformers writes it (versions 4
 // and 5). Unknown keys, and values of known keys that would change the
 // computation in ways credo does not implement, are errors naming the key.
-func ParseConfig(data []byte) (Config, error) {
+func ParseConfig(data []byte) (model.Config, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return Config{}, fmt.Errorf("parse model config: %w", err)
+		return model.Config{}, fmt.Errorf("parse model config: %w", err)
 	}
 	special := map[string]json.RawMessage{}
 	for k, v := range raw {
 		if p, ok := pinnedKeys[k]; ok {
 			var got any
 			if err := json.Unmarshal(v, &got); err != nil || !p.ok(got) {
-				return Config{}, fmt.Errorf("model config: %s = %s is not supported (want %s)", k, bytes.TrimSpace(v), p.want)
+				return model.Config{}, fmt.Errorf("model config: %s = %s is not supported (want %s)", k, bytes.TrimSpace(v), p.want)
 			}
 			delete(raw, k)
 		} else if _, ok := inertKeys[k]; ok {
@@ -72,30 +104,30 @@ func ParseConfig(data []byte) (Config, error) {
 	clean, _ := json.Marshal(raw)
 	dec := json.NewDecoder(bytes.NewReader(clean))
 	dec.DisallowUnknownFields()
-	var c Config
+	var c model.Config
 	if err := dec.Decode(&c); err != nil {
 		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return Config{}, fmt.Errorf("model config: unknown field %s (credo does not know what it changes)", field)
+			return model.Config{}, fmt.Errorf("model config: unknown field %s (credo does not know what it changes)", field)
 		}
-		return Config{}, fmt.Errorf("parse model config: %w", err)
+		return model.Config{}, fmt.Errorf("parse model config: %w", err)
 	}
-	if err := c.applySpecial(special); err != nil {
-		return Config{}, fmt.Errorf("model config: %w", err)
+	if err := applySpecial(&c, special); err != nil {
+		return model.Config{}, fmt.Errorf("model config: %w", err)
 	}
 	if c.NumKeyValueHeads == 0 {
 		c.NumKeyValueHeads = c.NumAttentionHeads // HF's default
 	}
 	if err := c.Validate(); err != nil {
-		return Config{}, err
+		return model.Config{}, err
 	}
 	if len(c.Architectures) == 0 {
-		c.Architectures = []string{c.architecture()}
+		c.Architectures = []string{c.Architecture()}
 	}
 	return c, nil
 }
 
-// applySpecial reads the keys that are not plain fields.
-func (c *Config) applySpecial(special map[string]json.RawMessage) error {
+// applySpecial reads into c the keys that are not plain fields.
+func applySpecial(c *model.Config, special map[string]json.RawMessage) error {
 	if v, ok := special["dtype"]; ok {
 		var d string
 		if err := json.Unmarshal(v, &d); err != nil {

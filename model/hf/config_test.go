@@ -1,4 +1,4 @@
-package model
+package hf
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/credo-rl/credo/model"
 )
 
 const baseConfig = `{"model_type":"llama","vocab_size":40,"hidden_size":32,"intermediate_size":64,
@@ -14,42 +16,63 @@ const baseConfig = `{"model_type":"llama","vocab_size":40,"hidden_size":32,"inte
 	"max_position_embeddings":64,"rms_norm_eps":1e-6,
 	"tie_word_embeddings":false,"hidden_act":"silu"`
 
+// hasWeight reports whether a model of config c has the weight of that
+// name in its first layer: how a config's biases and q/k norms show.
+func hasWeight(c model.Config, name string) bool {
+	return slices.ContainsFunc(c.Params(), func(p model.ParamSpec) bool { return p.Name == "model.layers.0."+name })
+}
+
+// headDim is the per-head width a model of config c computes with: its
+// q_proj's rows over the heads.
+func headDim(c model.Config) int {
+	for _, p := range c.Params() {
+		if p.Name == "model.layers.0.self_attn.q_proj.weight" {
+			return p.Shape[0] / c.NumAttentionHeads
+		}
+	}
+	return 0
+}
+
 // TestParseConfigKeys pins what each understood key does and that what
 // credo does not implement is refused in one line naming the key.
 func TestParseConfigKeys(t *testing.T) {
 	llama3 := `"rope_type":"llama3","factor":8,"low_freq_factor":1,"high_freq_factor":4,"original_max_position_embeddings":32`
-	want := func(f func(c Config) bool) func(Config) bool { return f }
+	want := func(f func(c model.Config) bool) func(model.Config) bool { return f }
 	tests := []struct {
 		name, extra string
-		check       func(Config) bool // for accepted configs
-		err         string            // for refused ones
+		check       func(model.Config) bool // for accepted configs
+		err         string                  // for refused ones
 	}{
-		{"rope_theta", `,"rope_theta":500000`, want(func(c Config) bool { return c.RopeTheta == 500000 && c.RopeScaling == nil }), ""},
-		{"rope_scaling null", `,"rope_theta":1e4,"rope_scaling":null`, want(func(c Config) bool { return c.RopeScaling == nil }), ""},
-		{"rope_scaling default", `,"rope_theta":1e4,"rope_scaling":{"rope_type":"default"}`, want(func(c Config) bool { return c.RopeScaling == nil }), ""},
+		{"rope_theta", `,"rope_theta":500000`, want(func(c model.Config) bool { return c.RopeTheta == 500000 && c.RopeScaling == nil }), ""},
+		{"rope_scaling null", `,"rope_theta":1e4,"rope_scaling":null`, want(func(c model.Config) bool { return c.RopeScaling == nil }), ""},
+		{"rope_scaling default", `,"rope_theta":1e4,"rope_scaling":{"rope_type":"default"}`, want(func(c model.Config) bool { return c.RopeScaling == nil }), ""},
 		{"rope_scaling llama3", `,"rope_theta":1e4,"rope_scaling":{` + llama3 + `}`,
-			want(func(c Config) bool {
+			want(func(c model.Config) bool {
 				r := c.RopeScaling
 				return r != nil && r.Factor == 8 && r.LowFreqFactor == 1 && r.HighFreqFactor == 4 && r.OriginalMaxPositionEmbeddings == 32
 			}), ""},
 		{"rope_scaling legacy type key", `,"rope_theta":1e4,"rope_scaling":{"type":"llama3","factor":8,"low_freq_factor":1,"high_freq_factor":4,"original_max_position_embeddings":32}`,
-			want(func(c Config) bool { return c.RopeScaling != nil && c.RopeScaling.RopeType == "llama3" }), ""},
-		{"rope_parameters default", `,"rope_parameters":{"rope_type":"default","rope_theta":1e6}`, want(func(c Config) bool { return c.RopeTheta == 1e6 && c.RopeScaling == nil }), ""},
+			want(func(c model.Config) bool { return c.RopeScaling != nil && c.RopeScaling.RopeType == "llama3" }), ""},
+		{"rope_parameters default", `,"rope_parameters":{"rope_type":"default","rope_theta":1e6}`, want(func(c model.Config) bool { return c.RopeTheta == 1e6 && c.RopeScaling == nil }), ""},
 		{"rope_parameters llama3", `,"rope_parameters":{` + llama3 + `,"rope_theta":5e5}`,
-			want(func(c Config) bool { return c.RopeTheta == 5e5 && c.RopeScaling != nil && c.RopeScaling.Factor == 8 }), ""},
+			want(func(c model.Config) bool {
+				return c.RopeTheta == 5e5 && c.RopeScaling != nil && c.RopeScaling.Factor == 8
+			}), ""},
 		{"rope_parameters llama3 without original length", `,"rope_parameters":{"rope_type":"llama3","factor":8,"low_freq_factor":1,"high_freq_factor":4,"rope_theta":5e5}`,
-			want(func(c Config) bool { return c.RopeScaling.OriginalMaxPositionEmbeddings == 64 }), ""}, // transformers 5 uses max_position_embeddings
+			want(func(c model.Config) bool { return c.RopeScaling.OriginalMaxPositionEmbeddings == 64 }), ""}, // transformers 5 uses max_position_embeddings
 		{"rope_parameters by layer type", `,"layer_types":["full_attention","full_attention"],"rope_parameters":{"full_attention":{"rope_type":"default","rope_theta":1e6}}}`,
-			want(func(c Config) bool { return c.RopeTheta == 1e6 }), ""},
-		{"rope_parameters partial_rotary_factor 1", `,"rope_parameters":{"rope_type":"default","rope_theta":1e6,"partial_rotary_factor":1.0}`, want(func(c Config) bool { return true }), ""},
-		{"layer_types all full", `,"rope_theta":1e4,"layer_types":["full_attention","full_attention"]`, want(func(c Config) bool { return true }), ""},
-		{"mlp_bias", `,"rope_theta":1e4,"mlp_bias":true`, want(func(c Config) bool { return c.MLPBias && c.mlpBias() }), ""},
-		{"attention_bias", `,"rope_theta":1e4,"attention_bias":true`, want(func(c Config) bool { return c.qkvBias() && c.oBias() }), ""},
-		{"dtype (transformers 5)", `,"rope_theta":1e4,"dtype":"bfloat16"`, want(func(c Config) bool { return c.TorchDtype == "bfloat16" }), ""},
-		{"architectures filled in", `,"rope_theta":1e4`, want(func(c Config) bool { return slices.Equal(c.Architectures, []string{"LlamaForCausalLM"}) }), ""},
+			want(func(c model.Config) bool { return c.RopeTheta == 1e6 }), ""},
+		{"rope_parameters partial_rotary_factor 1", `,"rope_parameters":{"rope_type":"default","rope_theta":1e6,"partial_rotary_factor":1.0}`, want(func(c model.Config) bool { return true }), ""},
+		{"layer_types all full", `,"rope_theta":1e4,"layer_types":["full_attention","full_attention"]`, want(func(c model.Config) bool { return true }), ""},
+		{"mlp_bias", `,"rope_theta":1e4,"mlp_bias":true`, want(func(c model.Config) bool { return c.MLPBias && hasWeight(c, "mlp.gate_proj.bias") }), ""},
+		{"attention_bias", `,"rope_theta":1e4,"attention_bias":true`, want(func(c model.Config) bool {
+			return hasWeight(c, "self_attn.q_proj.bias") && hasWeight(c, "self_attn.o_proj.bias")
+		}), ""},
+		{"dtype (transformers 5)", `,"rope_theta":1e4,"dtype":"bfloat16"`, want(func(c model.Config) bool { return c.TorchDtype == "bfloat16" }), ""},
+		{"architectures filled in", `,"rope_theta":1e4`, want(func(c model.Config) bool { return slices.Equal(c.Architectures, []string{"LlamaForCausalLM"}) }), ""},
 		{"token classification from id2label", `,"rope_theta":1e4,"architectures":["LlamaForTokenClassification"],"id2label":{"0":"LABEL_0"},"label2id":{"LABEL_0":0}}`,
-			want(func(c Config) bool { return c.NumLabels == 1 }), ""},
-		{"attention_dropout 0", `,"rope_theta":1e4,"attention_dropout":0.0`, want(func(c Config) bool { return true }), ""},
+			want(func(c model.Config) bool { return c.NumLabels == 1 }), ""},
+		{"attention_dropout 0", `,"rope_theta":1e4,"attention_dropout":0.0`, want(func(c model.Config) bool { return true }), ""},
 
 		{"yarn", `,"rope_theta":1e4,"rope_scaling":{"rope_type":"yarn","factor":4,"original_max_position_embeddings":32}`, nil, `rope_type "yarn" is not supported`},
 		{"dynamic", `,"rope_theta":1e4,"rope_scaling":{"type":"dynamic","factor":2}`, nil, `rope_type "dynamic" is not supported`},
@@ -97,14 +120,14 @@ func TestParseConfigKeys(t *testing.T) {
 			}
 			// What credo understood survives its own save.
 			dir := t.TempDir()
-			if err := c.Save(dir); err != nil {
+			if err := WriteConfig(dir, c); err != nil {
 				t.Fatal(err)
 			}
-			back, err := LoadConfig(dir)
+			back, err := ReadConfig(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !equalConfig(back, c.normalized()) {
+			if !equalConfig(back, c.Normalized()) {
 				t.Errorf("round trip changed the config:\n%+v\n%+v", back, c)
 			}
 		})
@@ -151,7 +174,7 @@ func TestInertKeysChangeNothing(t *testing.T) {
 // rope_parameters, layer_types), and checks that both forms of a model
 // give the same Config.
 func TestPublishedConfigs(t *testing.T) {
-	load := func(name string) Config {
+	load := func(name string) model.Config {
 		t.Helper()
 		data, err := os.ReadFile(filepath.Join("testdata", "configs", name))
 		if err != nil {
@@ -164,16 +187,16 @@ func TestPublishedConfigs(t *testing.T) {
 		return c
 	}
 	llama, qwen2, qwen3 := load("llama-3.2-1b.json"), load("qwen2.5-0.5b.json"), load("qwen3-0.6b.json")
-	if r := llama.RopeScaling; r == nil || r.Factor != 32 || r.OriginalMaxPositionEmbeddings != 8192 || llama.RopeTheta != 5e5 || llama.headDim() != 64 {
+	if r := llama.RopeScaling; r == nil || r.Factor != 32 || r.OriginalMaxPositionEmbeddings != 8192 || llama.RopeTheta != 5e5 || headDim(llama) != 64 {
 		t.Errorf("llama 3.2: %+v", llama)
 	}
-	if !qwen2.qkvBias() || qwen2.oBias() || qwen2.headDim() != 64 || qwen2.TorchDtype != "bfloat16" {
+	if !hasWeight(qwen2, "self_attn.q_proj.bias") || hasWeight(qwen2, "self_attn.o_proj.bias") || headDim(qwen2) != 64 || qwen2.TorchDtype != "bfloat16" {
 		t.Errorf("qwen2.5: %+v", qwen2)
 	}
-	if !qwen3.qkNorm() || qwen3.qkvBias() || qwen3.headDim() != 128 || qwen3.HiddenSize/qwen3.NumAttentionHeads == 128 {
+	if !hasWeight(qwen3, "self_attn.q_norm.weight") || hasWeight(qwen3, "self_attn.q_proj.bias") || headDim(qwen3) != 128 || qwen3.HiddenSize/qwen3.NumAttentionHeads == 128 {
 		t.Errorf("qwen3: %+v", qwen3)
 	}
-	for name, want := range map[string]Config{"llama-3.2-1b-v5.json": llama, "qwen3-0.6b-v5.json": qwen3} {
+	for name, want := range map[string]model.Config{"llama-3.2-1b-v5.json": llama, "qwen3-0.6b-v5.json": qwen3} {
 		if got := load(name); !equalConfig(got, want) {
 			t.Errorf("%s parses differently from its transformers 4 form:\n%+v\n%+v", name, got, want)
 		}
@@ -187,8 +210,8 @@ func TestQwen3DefaultHeadDim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.headDim() != 128 {
-		t.Errorf("head dim %d, want 128", c.headDim())
+	if headDim(c) != 128 {
+		t.Errorf("head dim %d, want 128", headDim(c))
 	}
 	if got := c.Params()[2]; got.Name != "model.layers.0.self_attn.q_proj.weight" || !slices.Equal(got.Shape, []int{4 * 128, 32}) {
 		t.Errorf("q_proj %s %v", got.Name, got.Shape)
@@ -217,7 +240,7 @@ func FuzzParseConfig(f *testing.F) {
 		if n := len(c.Params()); n < 3 {
 			t.Fatalf("%d parameters", n)
 		}
-		out, err := json.Marshal(c.normalized())
+		out, err := json.Marshal(c.Normalized())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +248,7 @@ func FuzzParseConfig(f *testing.F) {
 		if err != nil {
 			t.Fatalf("credo cannot read its own config %s: %v", out, err)
 		}
-		if !equalConfig(back, c.normalized()) {
+		if !equalConfig(back, c.Normalized()) {
 			t.Fatalf("round trip changed %s", out)
 		}
 	})
@@ -235,21 +258,21 @@ func FuzzParseConfig(f *testing.F) {
 // class and the storage dtype, so transformers can load the folder.
 func TestConfigSaveWritesArchitecture(t *testing.T) {
 	tests := []struct {
-		c    Config
+		c    model.Config
 		arch string
 	}{
-		{Tiny(40), "Qwen2ForCausalLM"},
-		{Small(40), "LlamaForCausalLM"},
-		{func() Config { c := Tiny(40); c.ModelType, c.HeadDim = "qwen3", 16; return c }(), "Qwen3ForCausalLM"},
-		{func() Config { c := Small(40); c.NumLabels, c.TieWordEmbeddings = 1, false; return c }(), "LlamaForTokenClassification"},
+		{model.Tiny(40), "Qwen2ForCausalLM"},
+		{model.Small(40), "LlamaForCausalLM"},
+		{func() model.Config { c := model.Tiny(40); c.ModelType, c.HeadDim = "qwen3", 16; return c }(), "Qwen3ForCausalLM"},
+		{func() model.Config { c := model.Small(40); c.NumLabels, c.TieWordEmbeddings = 1, false; return c }(), "LlamaForTokenClassification"},
 	}
 	for _, tt := range tests {
-		m, err := New(tt.c, 1)
+		m, err := model.New(tt.c, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
-		if err := m.Save(dir); err != nil {
+		if err := Save(m, dir); err != nil {
 			t.Fatal(err)
 		}
 		var raw map[string]any

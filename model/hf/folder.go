@@ -1,4 +1,4 @@
-package model
+package hf
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/credo-rl/credo/model"
 )
 
 // rotaryCache matches the rotary frequency buffers older transformers
@@ -20,8 +22,8 @@ var rotaryCache = regexp.MustCompile(`^model\.(layers\.\d+\.self_attn\.)?rotary_
 // is derived from what the model has: a rotary frequency cache, an
 // lm_head.weight equal to the tied embeddings, a zero score.bias. Each
 // weight keeps its file's dtype for Save.
-func Load(dir string) (*Model, error) {
-	c, err := LoadConfig(dir)
+func Load(dir string) (*model.Model, error) {
+	c, err := ReadConfig(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -51,13 +53,13 @@ func Load(dir string) (*Model, error) {
 	if err := checkUnused(c, ck, used, data[0]); err != nil {
 		return nil, fmt.Errorf("load model %s: %w", dir, err)
 	}
-	c.TorchDtype = torchNames[dtypes[0]] // the embeddings' dtype names the folder's
-	return newModel(c, data, dtypes)
+	c.TorchDtype, _ = model.TorchDType(dtypes[0]) // the embeddings' dtype names the folder's
+	return model.FromWeights(c, data, dtypes)
 }
 
 // checkUnused rejects tensors in the folder the model does not use, other
 // than derived ones. embed is the embedding table.
-func checkUnused(c Config, ck *checkpoint, used map[string]bool, embed []float32) error {
+func checkUnused(c model.Config, ck *checkpoint, used map[string]bool, embed []float32) error {
 	var unused []string
 	for name := range ck.where {
 		if used[name] || rotaryCache.MatchString(name) {
@@ -98,37 +100,38 @@ func checkUnused(c Config, ck *checkpoint, used map[string]bool, embed []float32
 		unused = append(unused[:5], fmt.Sprintf("and %d more", len(unused)-5))
 	}
 	return fmt.Errorf("tensors in the folder that a %s with this config does not use: %s%s",
-		c.architecture(), strings.Join(unused, ", "), hint)
+		c.Architecture(), strings.Join(unused, ", "), hint)
 }
 
-// Save writes config.json and model.safetensors into dir, creating it.
-// Each weight is stored in the dtype it was loaded in (a BF16 folder saves
-// as BF16, rounding the float32 weights to nearest even, as PyTorch's
-// .to(torch.bfloat16) does); fresh weights in Config.TorchDtype. Each file
-// is written atomically.
-func (m *Model) Save(dir string) error { return m.save(dir, "") }
+// Save writes m's config.json and model.safetensors into dir, creating
+// it. Each weight is stored in the dtype it was loaded in (a BF16 folder
+// saves as BF16, rounding the float32 weights to nearest even, as
+// PyTorch's .to(torch.bfloat16) does); fresh weights in Config.TorchDtype.
+// Each file is written atomically.
+func Save(m *model.Model, dir string) error { return save(m, dir, "") }
 
 // SaveAs is Save with every weight stored in dtype: "F32", "BF16" or "F16".
 // Training keeps float32 weights, so a checkpoint that training will
 // resume from exactly must be saved as F32.
-func (m *Model) SaveAs(dir, dtype string) error {
-	if _, ok := torchNames[dtype]; !ok {
+func SaveAs(m *model.Model, dir, dtype string) error {
+	if _, ok := model.TorchDType(dtype); !ok {
 		return fmt.Errorf("save model: dtype %q is not supported (want F32, BF16 or F16)", dtype)
 	}
-	return m.save(dir, dtype)
+	return save(m, dir, dtype)
 }
 
-func (m *Model) save(dir, dtype string) error {
+func save(m *model.Model, dir, dtype string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
 	ts := map[string]Tensor{}
+	specs, dtypes := m.Specs(), m.DTypes()
 	for i, d := range m.ParamData() {
-		dt := m.dtypes[i]
+		dt := dtypes[i]
 		if dtype != "" {
 			dt = dtype
 		}
-		ts[m.specs[i].Name] = Tensor{Shape: m.specs[i].Shape, Data: d, DType: dt}
+		ts[specs[i].Name] = Tensor{Shape: specs[i].Shape, Data: d, DType: dt}
 	}
 	if c := m.Config; c.NumLabels > 0 {
 		// HF's *ForTokenClassification has a score bias; a zero one makes
@@ -136,9 +139,9 @@ func (m *Model) save(dir, dtype string) error {
 		ts["score.bias"] = Tensor{Shape: []int{c.NumLabels}, Data: make([]float32, c.NumLabels), DType: ts["score.weight"].DType}
 	}
 	c := m.Config
-	c.TorchDtype = torchNames[ts["model.embed_tokens.weight"].DType]
+	c.TorchDtype, _ = model.TorchDType(ts["model.embed_tokens.weight"].DType)
 	if err := WriteSafetensors(filepath.Join(dir, "model.safetensors"), ts); err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
-	return c.Save(dir)
+	return WriteConfig(dir, c)
 }

@@ -1,4 +1,4 @@
-package model
+package optim
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/credo-rl/credo/model"
 )
 
 // defaultPeakGFLOPS is the float32 peak of this machine class (2 AVX2
@@ -31,28 +33,29 @@ func peakGFLOPS(b *testing.B) float64 {
 
 // trainFLOPs is the usual 6·N·tokens estimate plus attention's
 // 6·L·T²·D·... (forward 2·2·T·T·D per layer per sequence, backward twice that).
-func trainFLOPs(c Config, B, T int) float64 {
+func trainFLOPs(c model.Config, B, T int) float64 {
 	n := float64(c.NumParams() - c.VocabSize*c.HiddenSize) // the embedding lookup is not a matmul
 	if c.TieWordEmbeddings {
 		n += float64(c.VocabSize * c.HiddenSize) // but the tied head is
 	}
-	attn := 12 * float64(c.NumHiddenLayers) * float64(T) * float64(T) * float64(c.NumAttentionHeads*c.headDim())
+	qOut := c.Params()[2].Shape[0] // the first layer's q_proj.weight [H·E, D]
+	attn := 12 * float64(c.NumHiddenLayers) * float64(T) * float64(T) * float64(qOut)
 	return (6*n*float64(T) + attn) * float64(B)
 }
 
-func benchTrain(b *testing.B, c Config, B, T int) {
+func benchTrain(b *testing.B, c model.Config, B, T int) {
 	timeSteps(b, c, B, T, newBenchStep(b, c, B, T))
 }
 
-// newBenchStep builds a model and trainer for c and B random sequences of
+// newBenchStep builds a model and updater for c and B random sequences of
 // T tokens, and returns one training step on them, already run once (the
 // first step compiles).
-func newBenchStep(b *testing.B, c Config, B, T int) func() error {
-	m, err := New(c, 1)
+func newBenchStep(b *testing.B, c model.Config, B, T int) func() error {
+	m, err := model.New(c, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, _ := NewTrainer(m, DefaultAdamW(), CrossEntropy{})
+	tr, _ := NewUpdater(m, DefaultAdamW(), CrossEntropy{})
 	rng := rand.New(rand.NewPCG(1, 2))
 	seqs := make([][]int32, B)
 	mask := make([][]float32, B)
@@ -79,7 +82,7 @@ func newBenchStep(b *testing.B, c Config, B, T int) func() error {
 
 // timeSteps runs step b.N times and reports wall and CPU time per step,
 // throughput and MFU against $CREDO_PEAK_GFLOPS.
-func timeSteps(b *testing.B, c Config, B, T int, step func() error) {
+func timeSteps(b *testing.B, c model.Config, B, T int, step func() error) {
 	peak := peakGFLOPS(b)
 	b.ResetTimer()
 	cpu0 := cpuSeconds()
@@ -103,8 +106,8 @@ func timeSteps(b *testing.B, c Config, B, T int, step func() error) {
 func BenchmarkTrainStep(b *testing.B) {
 	for _, tc := range []struct {
 		name string
-		c    Config
-	}{{"1M", Small(268)}, {"10M", Medium(268)}} {
+		c    model.Config
+	}{{"1M", model.Small(268)}, {"10M", model.Medium(268)}} {
 		b.Run(fmt.Sprintf("%s-%dparams", tc.name, tc.c.NumParams()), func(b *testing.B) { benchTrain(b, tc.c, 16, 256) })
 	}
 }

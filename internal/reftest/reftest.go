@@ -1,0 +1,54 @@
+// Package reftest holds the helpers shared by the tests that compare
+// credo's numbers with the PyTorch reference fixtures in
+// model/testdata/reference (scripts/reference.py writes them): model's
+// forward and gradient tests and optim's AdamW test. It imports only the
+// standard library.
+package reftest
+
+import (
+	"math"
+	"testing"
+)
+
+// MaxDiff compares two flat arrays: it logs the largest absolute
+// difference, relative to max(1, |want|), beside the tolerance, and fails
+// t when it exceeds tol (a NaN counts as an infinite difference).
+func MaxDiff(t testing.TB, what string, got, want []float32, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	worst := 0.0
+	for i := range got {
+		d := math.Abs(float64(got[i])-float64(want[i])) / math.Max(1, math.Abs(float64(want[i])))
+		if math.IsNaN(d) {
+			d = math.Inf(1)
+		}
+		worst = max(worst, d)
+	}
+	t.Logf("%-45s max diff %.2e (tolerance %.0e)", what, worst, tol)
+	if worst > tol {
+		t.Errorf("%s: max difference %.3e exceeds %.0e", what, worst, tol)
+	}
+}
+
+// Tokens reads a fixture's batch: token ids [B, T] (shape), right-padded
+// and stored as float32 values, with each row's length. It returns the
+// sequences and, for each, a mask of ones over its targets (one value per
+// token after the first).
+func Tokens(ids []float32, shape []int, lengths []float32) (seqs [][]int32, mask [][]float32) {
+	B, T := shape[0], shape[1]
+	seqs = make([][]int32, B)
+	mask = make([][]float32, B)
+	for i := range B {
+		n := int(lengths[i])
+		for j := range n {
+			seqs[i] = append(seqs[i], int32(ids[i*T+j]))
+		}
+		mask[i] = make([]float32, n-1)
+		for j := range mask[i] {
+			mask[i][j] = 1
+		}
+	}
+	return seqs, mask
+}

@@ -1,0 +1,321 @@
+package optim
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/credo-rl/credo/model"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+	"github.com/gomlx/gomlx/core/tensors"
+)
+
+// Updater updates a model's weights with AdamW against an objective. It
+// owns the optimizer state; its Step is the only thing that changes the
+// model's weights during training.
+type Updater struct {
+	m    *model.Model
+	opt  AdamW
+	obj  Objective
+	mom  []*tensors.Tensor // AdamW first moments, in the model's Specs order
+	vel  []*tensors.Tensor // second moments
+	step int64             // completed (not skipped) updates
+	mem  Memory
+	exec *Exec // the whole step in one graph (one micro-batch)
+	grad *Exec // one micro-batch's gradient, added to an accumulator
+	upd  *Exec // AdamW from an accumulated gradient
+}
+
+// NewUpdater starts an optimizer for m with zero moments.
+func NewUpdater(m *model.Model, opt AdamW, obj Objective) (*Updater, error) {
+	_, lm := obj.(LMObjective)
+	_, sc := obj.(ScoreObjective)
+	switch {
+	case m.Config.NumLabels > 0 && !sc:
+		return nil, fmt.Errorf("the model has a scoring head: its objective must implement ScoreObjective")
+	case m.Config.NumLabels == 0 && !lm:
+		return nil, fmt.Errorf("the model is a language model: its objective must implement LMObjective")
+	}
+	if obj.Inputs()&FieldMask == 0 {
+		return nil, fmt.Errorf("objective inputs %s: every objective reads the mask", obj.Inputs())
+	}
+	if opt.Beta1 < 0 || opt.Beta1 >= 1 || opt.Beta2 < 0 || opt.Beta2 >= 1 || opt.Eps <= 0 || opt.WeightDecay < 0 || opt.ClipNorm < 0 {
+		return nil, fmt.Errorf("invalid AdamW settings %+v: betas must be in [0, 1), eps positive, decay and clip non-negative", opt)
+	}
+	u := &Updater{m: m, opt: opt, obj: obj}
+	for _, p := range m.Specs() {
+		u.mom = append(u.mom, tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...))
+		u.vel = append(u.vel, tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...))
+	}
+	return u, nil
+}
+
+// StepStats reports one update.
+type StepStats struct {
+	Loss     float64
+	GradNorm float64 // before clipping
+	// Skipped is true when the loss, a gradient, or an updated weight or
+	// moment was not finite: the weights and optimizer state were left
+	// untouched.
+	Skipped bool
+	Metrics map[string]float64
+}
+
+// Steps is the number of updates applied so far.
+func (u *Updater) Steps() int64 { return u.step }
+
+// OptimizerState copies the moments to the host, in the model's Specs order.
+func (u *Updater) OptimizerState() (mom, vel [][]float32) {
+	for i := range u.mom {
+		mom = append(mom, tensors.MustCopyFlatData[float32](u.mom[i]))
+		vel = append(vel, tensors.MustCopyFlatData[float32](u.vel[i]))
+	}
+	return mom, vel
+}
+
+// SetOptimizerState restores moments and the update count (from a checkpoint).
+func (u *Updater) SetOptimizerState(mom, vel [][]float32, steps int64) error {
+	if len(mom) != len(u.m.Specs()) || len(vel) != len(u.m.Specs()) {
+		return fmt.Errorf("optimizer state: %d/%d tensors for %d parameters", len(mom), len(vel), len(u.m.Specs()))
+	}
+	for i, p := range u.m.Specs() {
+		if len(mom[i]) != p.Size() || len(vel[i]) != p.Size() {
+			return fmt.Errorf("optimizer state: tensor %s has the wrong size", p.Name)
+		}
+	}
+	for i, p := range u.m.Specs() {
+		u.mom[i].FinalizeAll()
+		u.vel[i].FinalizeAll()
+		u.mom[i] = tensors.FromFlatDataAndDimensions(mom[i], p.Shape...)
+		u.vel[i] = tensors.FromFlatDataAndDimensions(vel[i], p.Shape...)
+	}
+	u.step = steps
+	return nil
+}
+
+// Step computes the objective on a batch and applies one AdamW update with
+// learning rate lr. in holds the fields the objective reads, one row per
+// sequence: one value per target token (len(seqs[i]) − 1) for a language
+// model, one per token for a scoring model. The batch is split into
+// micro-batches as the updater's Memory decides; their gradients are
+// summed before the one update, which equals the whole batch's to float32
+// rounding. A non-finite loss, gradient, updated weight or moment skips
+// the update and reports Skipped.
+func (u *Updater) Step(ctx context.Context, seqs [][]int32, in TokenInputs, lr float64) (StepStats, error) {
+	if err := u.m.CheckTokens(seqs); err != nil {
+		return StepStats{}, fmt.Errorf("train step: %w", err)
+	}
+	shift := 1 // language models: one value per target token
+	if u.m.Config.NumLabels > 0 {
+		shift = 0 // scoring models: one value per token
+	}
+	if err := checkInputs(seqs, in, u.obj.Inputs(), shift); err != nil {
+		return StepStats{}, fmt.Errorf("train step: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return StepStats{}, err
+	}
+	tot := totalsOf(in.Mask)
+	n := int64(u.step + 1)
+	bc1 := 1 - math.Pow(u.opt.Beta1, float64(n))
+	bc2 := 1 - math.Pow(u.opt.Beta2, float64(n))
+	hyper := []any{float32(lr), float32(lr / bc1), float32(math.Sqrt(bc2))}
+	rows := u.microRows(seqs)
+	var out []*tensors.Tensor
+	var err error
+	if rows >= len(seqs) {
+		out, err = u.fusedStep(seqs, in, tot, hyper, shift)
+	} else {
+		out, err = u.accumulatedStep(ctx, seqs, in, tot, hyper, shift, rows)
+	}
+	if err != nil {
+		return StepStats{}, fmt.Errorf("train step: %w", err)
+	}
+	np := len(u.mom)
+	scalar := func(x *tensors.Tensor) float64 { return float64(tensors.MustCopyFlatData[float32](x)[0]) }
+	rest := out[3*np:]
+	st := StepStats{Loss: scalar(rest[0]), GradNorm: scalar(rest[1]), Skipped: scalar(rest[2]) == 0, Metrics: map[string]float64{}}
+	for i, name := range u.obj.MetricNames() {
+		st.Metrics[name] = scalar(rest[3+i])
+	}
+	for _, x := range rest {
+		x.FinalizeAll()
+	}
+	if st.Skipped {
+		for _, x := range out[:3*np] {
+			x.FinalizeAll()
+		}
+		return st, nil
+	}
+	if err := u.m.ReplaceWeights(out[:np]); err != nil {
+		return StepStats{}, fmt.Errorf("train step: %w", err)
+	}
+	for i := range np {
+		u.mom[i].FinalizeAll()
+		u.vel[i].FinalizeAll()
+		u.mom[i], u.vel[i] = out[np+i], out[2*np+i]
+	}
+	u.step++
+	return st, nil
+}
+
+// stateArgs are the weights, moments and velocities as graph arguments.
+func (u *Updater) stateArgs() []any {
+	args := make([]any, 0, 3*len(u.mom))
+	for _, group := range [][]*tensors.Tensor{u.m.Weights(), u.mom, u.vel} {
+		for _, x := range group {
+			args = append(args, x)
+		}
+	}
+	return args
+}
+
+// batchArgs are a (micro-)batch's graph arguments: tokens [B, T], the
+// present inputs [B, T − shift] and the whole batch's totals.
+func batchArgs(seqs [][]int32, in TokenInputs, tot batchTotals, shift int) []any {
+	pad, T := model.Padded(seqs)
+	args := []any{pad}
+	for _, e := range packInputs(in, T-shift) {
+		args = append(args, e)
+	}
+	return append(args, tot.tokens, tot.sequences, tot.rows)
+}
+
+// fusedStep runs the whole step in one graph: outputs are new params,
+// moments, velocities, loss, grad norm, finite flag and metrics.
+func (u *Updater) fusedStep(seqs [][]int32, in TokenInputs, tot batchTotals, hyper []any, shift int) ([]*tensors.Tensor, error) {
+	if u.exec == nil {
+		e, err := NewExec(u.m.Backend(), u.buildStep)
+		if err != nil {
+			return nil, err
+		}
+		e.SetMaxCache(256)
+		u.exec = e
+	}
+	args := append(append(u.stateArgs(), hyper...), batchArgs(seqs, in, tot, shift)...)
+	return u.exec.Call(args...)
+}
+
+// accumulatedStep sums the gradients, losses and metrics of micro-batches
+// of rows sequences (each normalized by the whole batch's totals, so the
+// sums are the whole batch's), then applies one AdamW update; its outputs
+// are fusedStep's.
+func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenInputs, tot batchTotals, hyper []any, shift, rows int) ([]*tensors.Tensor, error) {
+	if u.grad == nil {
+		g, err := NewExec(u.m.Backend(), u.buildGrad)
+		if err != nil {
+			return nil, err
+		}
+		up, err := NewExec(u.m.Backend(), u.buildUpdate)
+		if err != nil {
+			return nil, err
+		}
+		g.SetMaxCache(256)
+		u.grad, u.upd = g, up
+	}
+	np := len(u.mom)
+	acc := make([]*tensors.Tensor, np)
+	for i, p := range u.m.Specs() {
+		acc[i] = tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...)
+	}
+	free := func() {
+		for _, x := range acc {
+			x.FinalizeAll()
+		}
+	}
+	defer free()
+	loss := 0.0
+	metrics := make([]float64, len(u.obj.MetricNames()))
+	for lo := 0; lo < len(seqs); lo += rows {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hi := min(lo+rows, len(seqs))
+		args := make([]any, 0, 2*np+8)
+		for _, x := range u.m.Weights() {
+			args = append(args, x)
+		}
+		for _, x := range acc {
+			args = append(args, x)
+		}
+		args = append(args, batchArgs(seqs[lo:hi], in.rows(lo, hi), tot, shift)...)
+		out, err := u.grad.Call(args...)
+		if err != nil {
+			return nil, err
+		}
+		free()
+		copy(acc, out[:np])
+		for j, x := range out[np:] {
+			v := float64(tensors.MustCopyFlatData[float32](x)[0])
+			if j == 0 {
+				loss += v
+			} else {
+				metrics[j-1] += v
+			}
+			x.FinalizeAll()
+		}
+	}
+	args := append(u.stateArgs(), hyper...)
+	for _, x := range acc {
+		args = append(args, x)
+	}
+	out, err := u.upd.Call(append(args, float32(loss))...)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range metrics {
+		out = append(out, tensors.FromScalar(float32(v)))
+	}
+	return out, nil
+}
+
+// objectiveLoss is the objective on a (micro-)batch of tokens [B, T]
+// given the weights; inputs are the present fields then the totals.
+func (u *Updater) objectiveLoss(params []*Node, tokens *Node, inputs []*Node) (loss *Node, metrics []*Node) {
+	in := bindInputs(u.obj.Inputs(), inputs)
+	if obj, ok := u.obj.(ScoreObjective); ok {
+		return obj.ScoreLoss(u.m.LabelScores(params, tokens), in) // scores [B, T]
+	}
+	logp, entropy := u.m.TargetLogProbs(params, tokens) // [B, T−1]
+	return u.obj.(LMObjective).Loss(logp, entropy, in)
+}
+
+// buildStep is the fused update graph:
+// inputs: params, moments, velocities, lr, lr/(1−β1ⁿ), √(1−β2ⁿ), tokens [B, T], inputs [B, T−1], totals;
+// outputs: new params, moments, velocities, loss, grad norm, finite flag, metrics.
+func (u *Updater) buildStep(inputs []*Node) []*Node {
+	np := len(u.m.Specs())
+	params, mom, vel := inputs[:np], inputs[np:2*np], inputs[2*np:3*np]
+	lr, stepSize, bc2sqrt, tokens := inputs[3*np], inputs[3*np+1], inputs[3*np+2], inputs[3*np+3]
+	loss, metrics := u.objectiveLoss(params, tokens, inputs[3*np+4:])
+	grads := Gradient(loss, params...)
+	out := adamW(u.opt, u.m.Specs(), params, mom, vel, grads, loss, lr, stepSize, bc2sqrt)
+	return append(out, metrics...)
+}
+
+// buildGrad is one micro-batch's gradient added to an accumulator:
+// inputs: params, accumulated gradients, tokens [B, T], inputs [B, T−1], totals;
+// outputs: accumulator + ∂loss/∂params, loss, metrics.
+func (u *Updater) buildGrad(inputs []*Node) []*Node {
+	np := len(u.m.Specs())
+	params, acc, tokens := inputs[:np], inputs[np:2*np], inputs[2*np]
+	loss, metrics := u.objectiveLoss(params, tokens, inputs[2*np+1:])
+	grads := Gradient(loss, params...)
+	out := make([]*Node, np, np+1+len(metrics))
+	for i, g := range grads {
+		out[i] = Add(acc[i], g)
+	}
+	out = append(out, loss)
+	return append(out, metrics...)
+}
+
+// buildUpdate applies AdamW with an accumulated gradient:
+// inputs: params, moments, velocities, lr, lr/(1−β1ⁿ), √(1−β2ⁿ), gradients, loss;
+// outputs: new params, moments, velocities, loss, grad norm, finite flag.
+func (u *Updater) buildUpdate(inputs []*Node) []*Node {
+	np := len(u.m.Specs())
+	params, mom, vel := inputs[:np], inputs[np:2*np], inputs[2*np:3*np]
+	lr, stepSize, bc2sqrt := inputs[3*np], inputs[3*np+1], inputs[3*np+2]
+	grads, loss := inputs[3*np+3:4*np+3], inputs[4*np+3]
+	return adamW(u.opt, u.m.Specs(), params, mom, vel, grads, loss, lr, stepSize, bc2sqrt)
+}
