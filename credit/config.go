@@ -145,6 +145,16 @@ type Config struct {
 	// Null is e_null, the reference embedding of the gradient source,
 	// passed to the Influencer. "pad" as in P2T.
 	Null NullEmbedding `json:"null"`
+	// Target is the step scalar the gradient source differentiates,
+	// passed to the Influencer: "logit" (also empty, the default: the
+	// logit difference z₁ − z₀, as P2T's released code), "prob" (the step
+	// probability R_s, as the P2T paper writes ∂R/∂e; it saturates where
+	// the PRM is sure) or "logprob" (log R_s).
+	Target InfluenceTarget `json:"influence_target,omitempty"`
+	// Carry is how the Influencer moves influence from its tokens to the
+	// policy's: "sum" (also empty, the default) or "mean" (P2T's released
+	// code). The two agree when the PRM and the policy share a tokenizer.
+	Carry InfluenceCarry `json:"influence_carry,omitempty"`
 	// Norm is how influence becomes weights within a step. "magnitude" as
 	// in the P2T paper (it beat the signed variant, 53.8 against 52.6).
 	Norm NormMode `json:"norm"`
@@ -298,6 +308,16 @@ func (c Config) validateGradient() error {
 	}
 	if !finite(c.Alpha) {
 		errs = append(errs, bad("alpha", "must be a finite number, got %v", c.Alpha))
+	}
+	switch c.Target {
+	case "", TargetLogit, TargetProb, TargetLogProb:
+	default:
+		errs = append(errs, fmt.Errorf("influence_target must be %q (z₁ − z₀), %q (R) or %q (log R), got %q", TargetLogit, TargetProb, TargetLogProb, c.Target))
+	}
+	switch c.Carry {
+	case "", CarrySum, CarryMean:
+	default:
+		errs = append(errs, fmt.Errorf("influence_carry must be %q or %q, got %q", CarrySum, CarryMean, c.Carry))
 	}
 	switch c.StepReward {
 	case StepSigned, StepCentred, StepUnsigned:

@@ -33,6 +33,8 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *Config) { c.Eta = 2 }, "eta"},
 		{func(c *Config) { c.Alpha = math.Inf(-1) }, "alpha"},
 		{func(c *Config) { c.StepReward = "" }, `step_reward must be "signed"`},
+		{func(c *Config) { c.Target = "logit_diff" }, `influence_target must be "logit"`},
+		{func(c *Config) { c.Carry = "max" }, `influence_carry must be "sum" or "mean"`},
 		{func(c *Config) { c.Cap = "tokens" }, `cap must be "sum"`},
 		{func(c *Config) { c.JS = "" }, `js must be "divergence"`},
 		{func(c *Config) { c.SAWOffsets = map[string]float64{"b": math.NaN(), "a": math.Inf(1)} }, `saw_offsets["a"] must be finite, got +Inf` + "\n" + `saw_offsets["b"]`},

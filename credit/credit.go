@@ -70,7 +70,50 @@ type InfluenceRequest struct {
 	Prompt   string
 	Response string
 	Offsets  [][2]int // the policy's token byte ranges, onto which influence is carried [T]
+	// Target is the step scalar whose gradient gives the influence;
+	// empty means TargetLogit.
+	Target InfluenceTarget
+	// Carry is how influence moves from the PRM's tokens to Offsets';
+	// empty means CarrySum.
+	Carry InfluenceCarry
 }
+
+// InfluenceTarget names the scalar S_s of each step that the gradient
+// method differentiates: I[t] = ⟨∂(Σ_s S_s)/∂e_t, e_t − e_null⟩. The
+// step's reward is R_s = sigmoid(logit_s) whatever the target; the target
+// only decides how the step's tokens are ranked.
+type InfluenceTarget string
+
+const (
+	// TargetLogit is S_s = logit_s, the PRM's score logit: for a
+	// two-class head the logit difference z₁ − z₀ (softmax(z)₁ =
+	// sigmoid(z₁ − z₀)), which a one-logit head such as credo's gives
+	// directly. Its gradient has no saturating factor. The default, and
+	// P2T's released code's ("logit_diff").
+	TargetLogit InfluenceTarget = "logit"
+	// TargetProb is S_s = R_s = sigmoid(logit_s), the P2T paper's ∂R/∂e:
+	// its gradient carries R_s(1 − R_s), which flattens the influence of
+	// steps the PRM is sure of.
+	TargetProb InfluenceTarget = "prob"
+	// TargetLogProb is S_s = log R_s, gradient factor 1 − R_s.
+	TargetLogProb InfluenceTarget = "logprob"
+)
+
+// InfluenceCarry names how influence computed on the PRM's tokens moves to
+// the policy's when the two tokenizers differ.
+type InfluenceCarry string
+
+const (
+	// CarrySum: a policy token gets the sum of the PRM tokens inside it,
+	// and a PRM token spanning k policy tokens gives each 1/k (the sum over
+	// the response is kept). The default.
+	CarrySum InfluenceCarry = "sum"
+	// CarryMean: a policy token gets the mean of the PRM tokens' influence
+	// over the bytes it shares with the step it overlaps most, weighted by
+	// the bytes shared (P2T's released code, agg = "mean"); a token that
+	// shares no byte with a step gets 0.
+	CarryMean InfluenceCarry = "mean"
+)
 
 // StepScore is one step of a response as the PRM scored it.
 type StepScore struct {

@@ -20,10 +20,11 @@
 // step rewards to GRPO's advantage.
 //
 // Methods are found by name (New, Register): "grpo", "gdpo", "span",
-// "mrtpo" (GDPO with replay), "p2t", "p2t-step" (P2T with η = 0), and
-// "saw+<name>" for any of them. All
-// take a Config and see the same Batch; models come in through the Batch as
-// a Replayer or an Influencer, so the package itself needs none. Every
-// method returns the diagnostics credit/concentration/<reward>,
-// credit/localization/<reward> and credit/skipped.
+// "mrtpo" (GDPO with replay), "p2t", "p2t-step" (P2T with η = 0),
+// "p2t-code" (P2T as its released code runs it), and "saw+<name>" for any
+// of them. All take a Config and see the same Batch; models come in
+// through the Batch as a Replayer or an Influencer, so the package itself
+// needs none. Every method returns the diagnostics
+// credit/concentration/<reward>, credit/localization/<reward> and
+// credit/skipped.
 package credit

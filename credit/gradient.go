@@ -16,7 +16,7 @@ func newP2T(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validateScale(), c.validateGradient()); err != nil {
 		return nil, err
 	}
-	return &p2t{c}, nil
+	return &p2t{c: c}, nil
 }
 
 // newP2TStep is P2T with η = 0 (Config.Eta ignored): every token of a step
@@ -31,11 +31,16 @@ func newP2TStep(c Config) (Method, error) {
 // p2t is P2T, the gradient method (ALGORITHMS.md §2): a token reward from a
 // differentiable process reward model's step scores and token influences,
 // added to GRPO's outcome advantage. It adds rather than places, so its
-// tokens do not average to the response advantage.
-type p2t struct{ c Config }
+// tokens do not average to the response advantage. With noEnd, tokens of
+// no bytes (the end token) belong to no step, as in P2T's released code
+// (p2t-code).
+type p2t struct {
+	c     Config
+	noEnd bool
+}
 
-// Advantages calls Batch.PRM once for the whole batch (with Config.Null) and
-// returns
+// Advantages calls Batch.PRM once for the whole batch (with Config.Null,
+// and Config.Target and Config.Carry in every request) and returns
 //
 //	A[i,t] = A_outcome[i] + α·r_tok[t]
 //
@@ -70,7 +75,8 @@ func (m *p2t) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics, er
 	}
 	reqs := make([]InfluenceRequest, v.n)
 	for i := range reqs {
-		reqs[i] = InfluenceRequest{Prompt: b.Prompts[i], Response: b.Responses[i], Offsets: b.Offsets[i]}
+		reqs[i] = InfluenceRequest{Prompt: b.Prompts[i], Response: b.Responses[i], Offsets: b.Offsets[i],
+			Target: m.c.Target, Carry: m.c.Carry}
 	}
 	infl, err := b.PRM.Influence(ctx, reqs, m.c.Null)
 	if err != nil {
@@ -88,7 +94,11 @@ func (m *p2t) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics, er
 	var sumR, sumTok, sumOut float64
 	nR, nTok := 0, 0
 	for i, row := range tokens {
-		q, r := tokenReward(infl[i], rs[i], len(row), m.c)
+		var offs [][2]int
+		if m.noEnd {
+			offs = b.Offsets[i]
+		}
+		q, r := tokenReward(infl[i], rs[i], len(row), offs, m.c)
 		for t := range row {
 			row[t] = outcome[i] + m.c.Alpha*r[t]
 			sumTok += math.Abs(m.c.Alpha * r[t])
@@ -197,9 +207,11 @@ func stepRewards(v *view, infl []Influence, mode StepReward) [][]float64 {
 // all those after it, so separators, the answer line and the end token take
 // the reward of the step before them (the influence there is what it is:
 // usually 0 after the last step, as the PRM reads nothing later). n_s counts
-// them all. A response with no step has no step reward: q = r_tok = 0. in
-// must have passed checkInfluence.
-func tokenReward(in Influence, rs []float64, n int, c Config) (q, r []float64) {
+// them all. With offs given, a token whose byte range is empty (the end
+// token) belongs to no step instead: q = r_tok = 0 there, and n_s leaves it
+// out. A response with no step has no step reward: q = r_tok = 0. in must
+// have passed checkInfluence.
+func tokenReward(in Influence, rs []float64, n int, offs [][2]int, c Config) (q, r []float64) {
 	q, r = make([]float64, n), make([]float64, n)
 	for j := range in.Steps {
 		start, end := in.Steps[j].Start, n
@@ -209,12 +221,22 @@ func tokenReward(in Influence, rs []float64, n int, c Config) (q, r []float64) {
 		if j+1 < len(in.Steps) {
 			end = in.Steps[j+1].Start
 		}
-		if start == end {
+		var own []int // the step's tokens
+		for t := start; t < end; t++ {
+			if offs == nil || offs[t][0] < offs[t][1] {
+				own = append(own, t)
+			}
+		}
+		if len(own) == 0 {
 			continue
 		}
-		stepWeights(q[start:end], in.Token[start:end], c.Norm, c.Temperature)
-		for t := start; t < end; t++ {
-			r[t] = rs[j] * ((1 - c.Eta) + c.Eta*q[t])
+		w, infl := make([]float64, len(own)), make([]float64, len(own))
+		for k, t := range own {
+			infl[k] = in.Token[t]
+		}
+		stepWeights(w, infl, c.Norm, c.Temperature)
+		for k, t := range own {
+			q[t], r[t] = w[k], rs[j]*((1-c.Eta)+c.Eta*w[k])
 		}
 	}
 	return q, r

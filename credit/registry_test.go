@@ -9,7 +9,7 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
-	want := []string{"gdpo", "grpo", "mrtpo", "p2t", "p2t-step", "span"}
+	want := []string{"gdpo", "grpo", "mrtpo", "p2t", "p2t-code", "p2t-step", "span"}
 	for _, n := range want {
 		if !slices.Contains(Names(), n) {
 			t.Errorf("Names() = %v lacks %q", Names(), n)
@@ -25,7 +25,7 @@ func TestRegistry(t *testing.T) {
 	}
 	for _, bad := range []string{"nope", "saw+nope", "saw+saw+gdpo", "saw+", ""} {
 		_, err := New(bad, DefaultConfig())
-		if err == nil || !strings.Contains(err.Error(), "gdpo, grpo, mrtpo, p2t, p2t-step, span") {
+		if err == nil || !strings.Contains(err.Error(), "gdpo, grpo, mrtpo, p2t, p2t-code, p2t-step, span") {
 			t.Errorf("New(%q): err = %v, want it to list the known methods", bad, err)
 		}
 	}

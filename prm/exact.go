@@ -10,11 +10,13 @@ import (
 // ExactInfluence is the slow reference for Influence: for every response
 // token t it replaces e_t by e_null, re-scores, and takes
 //
-//	ΔS_t = S − S(e_t ← e_null),  S = Σ_steps logit_s
+//	ΔS_t = S − S(e_t ← e_null),  S = Σ_steps S_s
 //
-// then carries ΔS to the policy tokens as Influence does. It costs one
-// forward pass per response token (batched by PRM.Batch). For a model
-// linear in its embeddings ΔS_t = ⟨∂S/∂e_t, e_t − e_null⟩ exactly.
+// with S_s the request's target of the step's logit (the logit itself by
+// default), then carries ΔS to the policy tokens as Influence does. It
+// costs one forward pass per response token (batched by PRM.Batch). For a
+// model linear in its embeddings and the logit target,
+// ΔS_t = ⟨∂S/∂e_t, e_t − e_null⟩ exactly.
 func (p *PRM) ExactInfluence(ctx context.Context, reqs []credit.InfluenceRequest, null credit.NullEmbedding) ([]credit.Influence, error) {
 	atts, err := p.ExactAttribute(ctx, reqs, null)
 	if err != nil {
@@ -76,7 +78,8 @@ func (p *PRM) ExactAttribute(ctx context.Context, reqs []credit.InfluenceRequest
 			logits := stepLogits(scores[j], encs[i].ends)
 			var s float64
 			for _, l := range logits {
-				s += l
+				v, _ := stepScalar(reqs[i].Target, l)
+				s += v
 			}
 			if jb.t < 0 {
 				base[jb.b], atts[i].Logits = s, logits

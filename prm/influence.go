@@ -2,6 +2,7 @@ package prm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/credo-rl/credo/credit"
@@ -20,13 +21,16 @@ type Attribution struct {
 // prompt and response, splits the response into steps, and computes in
 // one forward and one backward pass over the whole batch
 //
-//	S = Σ_steps logit_s,  I[t] = ⟨∂S/∂e_t, e_t − e_null⟩
+//	S = Σ_steps S_s,  I[t] = ⟨∂S/∂e_t, e_t − e_null⟩
 //
-// on every PRM response token, then carries I to the policy tokens of
-// req.Offsets (Carry) and maps each step's byte range onto them. A
-// response with no step (empty, or nothing but an answer line) gets zero
-// influence and no steps: it has no step reward to spread. Bad offsets,
-// a response longer than the PRM's context or an unknown null are errors.
+// on every PRM response token, with S_s the request's target of the
+// step's logit (credit.InfluenceTarget: the logit itself by default, one
+// forward pass more for the others), then carries I to the policy tokens
+// of req.Offsets (Carry, or CarryMean when req.Carry asks) and maps each
+// step's byte range onto them. A response with no step (empty, or nothing
+// but an answer line) gets zero influence and no steps: it has no step
+// reward to spread. Bad offsets, a response longer than the PRM's
+// context, an unknown null, target or carry are errors.
 func (p *PRM) Influence(ctx context.Context, reqs []credit.InfluenceRequest, null credit.NullEmbedding) ([]credit.Influence, error) {
 	atts, err := p.Attribute(ctx, reqs, null)
 	if err != nil {
@@ -41,7 +45,11 @@ func (p *PRM) Attribute(ctx context.Context, reqs []credit.InfluenceRequest, nul
 	if err != nil || len(b.seqs) == 0 {
 		return b.atts, err
 	}
-	encs, atts, seqs, sel, which := b.encs, b.atts, b.seqs, b.sel, b.which
+	encs, atts, seqs, which := b.encs, b.atts, b.seqs, b.which
+	sel, err := p.targetSelection(ctx, reqs, b)
+	if err != nil {
+		return nil, err
+	}
 	scores, emb, grad, err := p.Model.EmbeddingGradient(ctx, seqs, sel)
 	if err != nil {
 		return nil, fmt.Errorf("influence of %d responses: %w", len(seqs), err)
@@ -95,7 +103,7 @@ func (p *PRM) prepare(reqs []credit.InfluenceRequest, null credit.NullEmbedding)
 func (p *PRM) encodeRequests(reqs []credit.InfluenceRequest) ([]encoded, error) {
 	encs := make([]encoded, len(reqs))
 	for i, r := range reqs {
-		if err := checkOffsets(r.Offsets, len(r.Response)); err != nil {
+		if err := errors.Join(checkOffsets(r.Offsets, len(r.Response)), checkTarget(r.Target), checkCarry(r.Carry)); err != nil {
 			return nil, fmt.Errorf("influence: response %d: %w", i, err)
 		}
 		e, err := p.encode(r.Prompt, r.Response, p.Split(r.Prompt, r.Response))
@@ -177,6 +185,9 @@ func (p *PRM) carryAll(reqs []credit.InfluenceRequest, atts []Attribution) []cre
 	for i, a := range atts {
 		pol := reqs[i].Offsets
 		in := credit.Influence{Token: Carry(a.Offsets, a.Token, pol)}
+		if reqs[i].Carry == credit.CarryMean {
+			in.Token = CarryMean(a.Offsets, a.Token, a.Steps, pol)
+		}
 		prev := 0
 		for s, st := range a.Steps {
 			start, end := tokenRange(pol, st[0], st[1], prev)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/credit"
-	"github.com/credo-rl/credo/task"
 )
 
 // With the trained fixture as P2T's process reward model, every policy
@@ -15,18 +14,7 @@ import (
 // reads nothing after the last step, so their influence is 0), or R̃ itself
 // with p2t-step (η = 0), R̃ = 2R − 1 of the last step.
 func TestP2TAnswerLineInLastStep(t *testing.T) {
-	p, err := Load(fixtureDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk, err := task.New("arith", task.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	held, err := Synthetic(tk, task.Test, 2, 1) // a clean and a wrong-result solution of one problem each
-	if err != nil || len(held) != 2 {
-		t.Fatalf("%d held-out, %v", len(held), err)
-	}
+	p, held := fixtureHeld(t, 2, 1) // a clean and a wrong-result solution of one problem each
 	b := &credit.Batch{Groups: []int{0, 0}, Scores: [][]float64{{1, 0}}, PRM: p}
 	for _, ex := range held {
 		offs := make([][2]int, 0, len(ex.Response)+1)

@@ -21,6 +21,25 @@ var regen = flag.Bool("regen", false, "retrain the PRM fixture in testdata/tiny"
 // (its train.json records the config and the held-out report).
 var fixtureDir = filepath.Join("testdata", "tiny")
 
+// fixtureHeld loads the fixture and n held-out arith solutions (clean and
+// corrupted) drawn with seed.
+func fixtureHeld(t *testing.T, n int, seed uint64) (*PRM, []Labeled) {
+	t.Helper()
+	p, err := Load(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := task.New("arith", task.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := Synthetic(tk, task.Test, n, seed)
+	if err != nil || len(held) != n {
+		t.Fatalf("%d of %d held-out solutions: %v", len(held), n, err)
+	}
+	return p, held
+}
+
 func fixtureConfig() TrainConfig {
 	c := DefaultTrain()
 	c.Size, c.Steps, c.LR = "tiny", 400, 3e-3
@@ -67,18 +86,7 @@ var agreementFloors = map[credit.NullEmbedding][2]float64{
 // exact re-scoring attribution on the trained fixture, 24 held-out
 // responses, for every null.
 func TestTrainedAgreement(t *testing.T) {
-	p, err := Load(fixtureDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk, err := task.New("arith", task.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	held, err := Synthetic(tk, task.Test, 24, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, held := fixtureHeld(t, 24, 1)
 	for _, null := range allNulls {
 		a, err := p.Agreement(context.Background(), Requests(held), null)
 		if err != nil {
@@ -98,18 +106,7 @@ func TestTrainedAgreement(t *testing.T) {
 // TestFixtureIsTrained: the fixture beats the majority baseline on
 // held-out steps, so the agreement above is measured on a trained PRM.
 func TestFixtureIsTrained(t *testing.T) {
-	p, err := Load(fixtureDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk, err := task.New("arith", task.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	held, err := Synthetic(tk, task.Test, 200, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, held := fixtureHeld(t, 200, 2)
 	rep, err := p.Evaluate(context.Background(), held)
 	if err != nil {
 		t.Fatal(err)

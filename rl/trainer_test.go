@@ -217,7 +217,7 @@ func TestConfigErrors(t *testing.T) {
 		want   string
 	}{
 		{"group of one", func(c *Config) { c.Group = 1 }, nil, "group: must be at least 2"},
-		{"unknown method", func(c *Config) { c.Method = "ppo" }, nil, "known: gdpo, grpo, mrtpo, p2t, p2t-step, span"},
+		{"unknown method", func(c *Config) { c.Method = "ppo" }, nil, "known: gdpo, grpo, mrtpo, p2t, p2t-code, p2t-step, span"},
 		{"unknown task", func(c *Config) { c.Task = "chess" }, nil, "unknown task"},
 		{"p2t without PRM", func(c *Config) { c.Method = "p2t" }, nil, "--prm"},
 		{"bad aggregation", func(c *Config) { c.LossAgg = "sum" }, nil, "loss_agg"},

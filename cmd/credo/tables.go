@@ -52,6 +52,8 @@ func creditSettings() []setting {
 		{"wrong_spans", "wrong-spans", "span control: place each reward on another reward's spans"},
 		{"scale_to", "scale-to", "step size: grpo sets every method's batch mean |A| to GRPO's on the same batch; raw (or empty) keeps each method's own"},
 		{"null", "null", "gradient: null embedding pad, mean, zero or eos"},
+		{"influence_target", "influence-target", "gradient: the step scalar whose gradient is the influence: logit (z₁ − z₀; the default), prob (R, the P2T paper's) or logprob (log R)"},
+		{"influence_carry", "influence-carry", "gradient: how influence moves from PRM to policy tokens: sum (the default) or mean (within the step, as P2T's code)"},
 		{"norm", "norm", "gradient: influence normalization magnitude or softmax"},
 		{"temperature", "norm-temperature", "gradient: temperature T of --norm softmax"},
 		{"eta", "eta", "gradient: η, share of a step's reward placed by influence"},
