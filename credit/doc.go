@@ -27,4 +27,7 @@
 // needs none. Every method returns the diagnostics
 // credit/concentration/<reward>, credit/localization/<reward> and
 // credit/skipped.
+//
+// It imports reward (verdicts) and internal/registry, never a model: a
+// policy reaches it only as a Replayer, a PRM as an Influencer.
 package credit

@@ -1,6 +1,3 @@
-// Package policy pairs a model with its tokenizer: what a checkpoint
-// folder holds, what `credo sample` and the trainer load, and what turns
-// prompt text into responses.
 package policy
 
 import (

@@ -32,4 +32,8 @@
 // bytes (Carry): a policy token gets the sum of the PRM tokens inside it,
 // and a PRM token spanning several policy tokens is split evenly among
 // them. *PRM implements credit.Influencer.
+//
+// It imports credit (the Influencer it implements), model, model/hf, optim,
+// policy, sample, task, tokenizer and run; neither rl nor credit imports it
+// (cmd hands a PRM to a trainer).
 package prm

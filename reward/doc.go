@@ -6,4 +6,6 @@
 // A verdict's spans are byte ranges of the response text. Credit assignment
 // needs them on tokens: TokenStrengths maps them through a tokenizer's byte
 // offsets, and TokenEffects adds each token's Effect (a judge's "+" or "−").
+//
+// It imports only internal/registry: every task and judge builds on it.
 package reward

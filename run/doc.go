@@ -8,4 +8,7 @@
 // at any moment leaves only whole files behind. A resumed run cuts its
 // logs back to its checkpoint; a log that is damaged, has a gap or repeats
 // a step is an error naming the file and the line, and is never rewritten.
+//
+// It imports reward (the verdicts in samples.jsonl) and internal/atomicfile;
+// rl writes what it defines and report reads it.
 package run

@@ -10,4 +10,6 @@
 // Generate takes the model as a Decoder (prefill, decode, context length),
 // the interface declared here for what generation needs: *model.Model is
 // one, and tests plug in fakes whose logits they choose.
+//
+// It imports model and tokenizer.
 package sample

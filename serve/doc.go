@@ -42,4 +42,6 @@
 // The model is not safe for concurrent use, so requests generate one at a
 // time, in arrival order; a request whose client disconnects stops
 // waiting, or stops generating at the next token.
+//
+// It imports policy and sample.
 package serve

@@ -3,4 +3,7 @@
 // supervised warm-up, and one verifier per reward. Tasks live in
 // sub-packages (toolcall, sql, ifeval, arith) and register themselves by
 // name; programs import them for their side effect, as with image formats.
+//
+// It imports reward and internal/registry; the tasks themselves are its sub-
+// packages.
 package task

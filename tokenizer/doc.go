@@ -19,4 +19,6 @@
 // changes the text, a token that begins inside a changed stretch is given an
 // empty range at the end of that stretch, so the whole stretch is credited to
 // the token that holds its first character (see BPE.Encode).
+//
+// It imports internal/atomicfile only.
 package tokenizer

@@ -1,6 +1,3 @@
-// Command credo trains language models with reinforcement learning against
-// several verifiable rewards, giving each reward's credit to the tokens
-// that earned it. Run `credo help` for the commands.
 package main
 
 import (

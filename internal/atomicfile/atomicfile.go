@@ -1,5 +1,3 @@
-// Package atomicfile writes files so that a reader, or a run killed at any
-// moment, sees the old file or the new one, never a torn one.
 package atomicfile
 
 import (

@@ -1,5 +1,3 @@
-// Package shareddata finds the benchmark data that tests read from
-// ../shared/data beside the repository root (never copied into it).
 package shareddata
 
 import (

@@ -32,4 +32,6 @@
 // ParseSpec), through reward.New("judge", spec), or from a Config in the
 // run's configuration file. A judge that cannot be reached does not stop
 // training: its verdict scores 0 with the reason, and Verify's error says why.
+//
+// It imports reward only.
 package judge

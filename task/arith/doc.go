@@ -23,4 +23,6 @@
 // decides the split, whatever the seed. GSM8K records become prompts whose
 // answer reward works (GSM8KRecord.Prompt); GSM8KAnswer extracts their
 // "#### N" answers.
+//
+// It imports task and reward.
 package arith

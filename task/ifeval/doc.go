@@ -38,4 +38,6 @@
 // still hold constraint k, so replay removed nothing. Warm-up
 // demonstrations use the same layout (see Task.Demos). IFEval's own
 // records keep their prose: replay on them composes after the whole prompt.
+//
+// It imports task and reward.
 package ifeval

@@ -32,4 +32,6 @@
 // It is the setting in which token-level credit should help most: with
 // sequence-level credit, every other slot's outcome is noise on the
 // advantage of slot k's tokens.
+//
+// It imports task and reward.
 package slots

@@ -25,4 +25,6 @@
 //
 // Import it for its side effect to register the task as "sql"; a Task
 // holds the database open, so Close it (it is an io.Closer).
+//
+// It imports task, reward and task/tags.
 package sql

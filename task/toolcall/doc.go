@@ -17,4 +17,6 @@
 //
 // The package has its own JSON scanner (ParseJSON), because verdicts need
 // the byte range of every key and value of the model's call.
+//
+// It imports task, reward and task/tags.
 package toolcall

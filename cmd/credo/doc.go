@@ -1,0 +1,6 @@
+// Command credo trains language models with reinforcement learning against
+// several verifiable rewards, giving each reward's credit to the tokens
+// that earned it. Run `credo help` for the commands.
+//
+// It is the top of the house: it may import any package; none imports it.
+package main

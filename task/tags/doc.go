@@ -1,0 +1,6 @@
+// Package tags parses the tagged response formats tasks share, such as
+// "<think>…</think><answer>…</answer>", and reports where in the response
+// each part is, so a format verifier can say where it looked.
+//
+// It imports only the standard library.
+package tags
