@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/credo-rl/credo/internal/testpolicy"
+	"github.com/credo-rl/credo/policy/policytest"
 	"github.com/credo-rl/credo/rl"
 
 	"github.com/credo-rl/credo/report"
@@ -23,7 +23,7 @@ func tinyCompare(t *testing.T) CompareConfig {
 	w := DefaultWarmup()
 	w.Size, w.Demos, w.Steps, w.Batch, w.Eval.Prompts = "tiny", 16, 2, 2, 0
 	tr := rl.DefaultConfig()
-	tr.Task, tr.Init, tr.Out = "toolcall", testpolicy.Dir(t), filepath.Join(t.TempDir(), "run")
+	tr.Task, tr.Init, tr.Out = "toolcall", policytest.Dir(t), filepath.Join(t.TempDir(), "run")
 	tr.Steps, tr.PromptsPerStep, tr.Group, tr.MaxTokens, tr.Peak = 1, 2, 3, 24, 1e-3
 	tr.EvalEvery, tr.EvalPrompts, tr.CheckpointEvery = 0, 0, 0
 	return CompareConfig{
@@ -69,7 +69,7 @@ func TestCompareRefusesOtherSettings(t *testing.T) {
 		{"steps", func(c *CompareConfig) { c.Train.Steps = 3 }, []string{"steps: 1 before, 3 now"}},
 		{"window", func(c *CompareConfig) { c.Window = 4 }, []string{"window: 2 before, 4 now"}},
 		{"warm-up", func(c *CompareConfig) { c.Warmup.Steps = 5 }, []string{"warmup_config.steps: 2 before, 5 now"}},
-		{"another warm-up", func(c *CompareConfig) { c.Init = testpolicy.Dir(t) }, []string{"warmup: "}},
+		{"another warm-up", func(c *CompareConfig) { c.Init = policytest.Dir(t) }, []string{"warmup: "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c2 := c
@@ -200,7 +200,7 @@ func TestCompareWarmups(t *testing.T) {
 		}
 	}
 	c2 := c
-	c2.Init = testpolicy.Dir(t)
+	c2.Init = policytest.Dir(t)
 	if err := Compare(ctx, c2, io.Discard); err == nil || !strings.Contains(err.Error(), "warmups") {
 		t.Errorf("--init with --warmups 2: %v", err)
 	}

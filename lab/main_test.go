@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/credo-rl/credo/internal/testpolicy"
+	"github.com/credo-rl/credo/policy/policytest"
 
 	_ "github.com/credo-rl/credo/task/arith"
 	_ "github.com/credo-rl/credo/task/sql"
@@ -13,6 +13,6 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	testpolicy.Remove()
+	policytest.Remove()
 	os.Exit(code)
 }

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/credo-rl/credo/internal/testpolicy"
+	"github.com/credo-rl/credo/policy/policytest"
 
 	_ "github.com/credo-rl/credo/task/arith"
 	_ "github.com/credo-rl/credo/task/ifeval"
@@ -16,7 +16,7 @@ import (
 )
 
 // microPolicy is a fresh tiny policy saved once per test binary.
-func microPolicy(t testing.TB) string { return testpolicy.Dir(t) }
+func microPolicy(t testing.TB) string { return policytest.Dir(t) }
 
 // microConfig is a run of a few seconds on the micro policy.
 func microConfig(t testing.TB, taskName, method string) Config {
@@ -42,6 +42,6 @@ func newTrainer(t testing.TB, c Config, resume bool, opts ...Option) *Trainer {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	testpolicy.Remove()
+	policytest.Remove()
 	os.Exit(code)
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/credo-rl/credo/internal/tasktest"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/tasktest"
 )
 
 // TestReadmeListsEveryKnob: README's difficulty table has a row for every

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/credo-rl/credo/internal/tasktest"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/tasktest"
 )
 
 // mk builds the task at the default difficulty.

@@ -3,8 +3,8 @@ package ifeval
 import (
 	"testing"
 
-	"github.com/credo-rl/credo/internal/tasktest"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/tasktest"
 )
 
 // TestDefaultStreamUnchanged pins the default difficulty: the first

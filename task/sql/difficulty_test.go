@@ -3,8 +3,8 @@ package sql
 import (
 	"testing"
 
-	"github.com/credo-rl/credo/internal/tasktest"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/tasktest"
 )
 
 func tuned(t *testing.T, spec string) *Task {

@@ -1,4 +1,4 @@
-package testpolicy
+package policytest
 
 import (
 	"os"
