@@ -24,7 +24,7 @@ func newMRTPO(c Config) (Method, error) {
 
 // PlaceboBlock is a neutral information block: text that tells nothing
 // about any reward, for measuring how much any added block moves the
-// policy (Config.Placebo, rl.BlockDiagnostic).
+// policy (Config.Placebo, replay.BlockDiagnostic).
 const PlaceboBlock = "Note: this line is only here to take up some room and says nothing about the task."
 
 // replaySource is the replay relevance source (MRTPO): how much each

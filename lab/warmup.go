@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/credo-rl/credo/replay"
 	"github.com/credo-rl/credo/rl"
 
 	"github.com/credo-rl/credo/internal/settings"
@@ -111,7 +112,7 @@ type WarmupReport struct {
 	HeldOutAfter  float64 `json:"held_out_accuracy_after"`
 	// Blocks is the block diagnostic on the evaluation's test prompts,
 	// after warm-up; nil for a task without reference responses.
-	Blocks *rl.BlockReport `json:"blocks,omitempty"`
+	Blocks *replay.BlockReport `json:"blocks,omitempty"`
 }
 
 // WarmUp trains a policy on the task's demonstrations with the loss on
@@ -231,7 +232,7 @@ func (c WarmupConfig) evaluate(ctx context.Context, p *policy.Policy, t task.Tas
 		}
 	}
 	if _, ok := t.(task.Referencer); ok && c.Eval.Prompts > 1 {
-		b, err := rl.BlockDiagnostic(ctx, p, t, c.Eval.Prompts)
+		b, err := replay.BlockDiagnostic(ctx, p, t, c.Eval.Prompts)
 		if err != nil {
 			return err
 		}

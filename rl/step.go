@@ -12,6 +12,7 @@ import (
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/stats"
 	"github.com/credo-rl/credo/optim"
+	"github.com/credo-rl/credo/replay"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
@@ -174,7 +175,7 @@ func (t *Trainer) stepMetrics(ctx context.Context, s int, all Rollouts, up updat
 		}
 	}
 	if _, ok := t.task.(task.Referencer); ok && t.needs.Replay && c.BlockEvery > 0 && s%c.BlockEvery == 0 {
-		br, err := BlockDiagnostic(ctx, t.policy, t.task, max(c.EvalPrompts, 2))
+		br, err := replay.BlockDiagnostic(ctx, t.policy, t.task, max(c.EvalPrompts, 2))
 		if err != nil {
 			return nil, err
 		}
@@ -208,7 +209,7 @@ func (t *Trainer) batch(s int, kept Rollouts) *credit.Batch {
 		b.Tokens[i], b.Offsets[i] = r.Tokens, r.Offsets
 	}
 	if t.needs.Replay {
-		b.Replay = replayer{m: t.policy.Model, tok: t.policy.Tok, chunk: replayChunk}
+		b.Replay = replay.New(t.policy.Model, t.policy.Tok, replay.Chunk)
 	}
 	if t.needs.PRM {
 		b.PRM = t.prm

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/internal/settings"
+	"github.com/credo-rl/credo/model"
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/atomicfile"
@@ -22,6 +23,14 @@ import (
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/task"
 )
+
+// logProber is what the KL term needs of the frozen reference policy: the
+// log-probability of every target token, logp[i][t] = log π(seq[t+1] | seq[≤t]).
+type logProber interface {
+	LogProbs(ctx context.Context, seqs [][]int32) ([][]float32, error)
+}
+
+var _ logProber = (*model.Model)(nil)
 
 // Trainer runs `credo train`: one Trainer is one run directory.
 type Trainer struct {

@@ -25,7 +25,7 @@ func ReplayBase(p Prompt) string {
 
 // Referencer is an optional capability of tasks that can write a correct
 // response to any of their prompts (the clean demonstration of it). The
-// block diagnostic (rl.BlockDiagnostic) reads its log-probability under
+// block diagnostic (replay.BlockDiagnostic) reads its log-probability under
 // the right, a wrong and a placebo block. Find it by type assertion.
 type Referencer interface {
 	// Reference is a response every reward of the task scores 1; false

@@ -1,4 +1,4 @@
-package rl
+package replay
 
 import (
 	"cmp"
@@ -12,52 +12,54 @@ import (
 	"github.com/credo-rl/credo/tokenizer"
 )
 
-// forwarder is what replay needs of the policy: next-token distributions
+// Forwarder is what replay needs of the policy: next-token distributions
 // over given sequences, without gradients, and the context they must fit.
-type forwarder interface {
+// *model.Model is one.
+type Forwarder interface {
 	ContextLength() int
 	// Distributions gives, for each sequence, the next-token distribution
 	// at every position from from[i] on [N][T_i − from_i][V].
 	Distributions(ctx context.Context, seqs [][]int32, from []int) ([][][]float32, error)
 }
 
-// sharer is a forwarder's optional capability: Distributions over
+// sharer is a Forwarder's optional capability: Distributions over
 // sequences that share prefixes, each prefix run once (model.Model has it).
 type sharer interface {
 	SharedDistributions(ctx context.Context, s model.Shared, from []int) ([][][]float32, error)
 }
 
-// logProber is what the KL term needs of the frozen reference policy: the
-// log-probability of every target token, logp[i][t] = log π(seq[t+1] | seq[≤t]).
-type logProber interface {
-	LogProbs(ctx context.Context, seqs [][]int32) ([][]float32, error)
-}
-
 var (
-	_ forwarder = (*model.Model)(nil)
+	_ Forwarder = (*model.Model)(nil)
 	_ sharer    = (*model.Model)(nil)
-	_ logProber = (*model.Model)(nil)
 )
 
 // concurrentCalls is how many SharedDistributions calls a replay runs at
 // once (each holds up to distBytes of probability tables).
 const concurrentCalls = 2
 
-// replayChunk is the rows of a training step's replay calls. Small calls
+// Chunk is the rows of a training step's replay calls. Small calls
 // keep their [rows, heads, suffix, prefix] score tables in cache: at
 // README's toolcall setting replay's share of a step was 17.4–18.8% with
 // 16 rows, 20.0–20.9% with 32 and 21.1–22.7% with 64 (alternating 8-step
 // runs); 8 and 12 rows did no better than 16.
-const replayChunk = 16
+const Chunk = 16
 
-// replayer is the policy as the credit package's Replayer: it re-reads
+// Replayer is the policy as the credit package's Replayer: it re-reads
 // already-sampled responses after rebuilt prompts, without gradients, in
-// batches of chunk sequences.
-type replayer struct {
-	m     forwarder
+// calls of at most chunk sequences.
+type Replayer struct {
+	m     Forwarder
 	tok   tokenizer.Tokenizer
 	chunk int
 }
+
+// New is m with its tokenizer as a credit.Replayer whose calls hold at
+// most chunk sequences (Chunk for a training step).
+func New(m Forwarder, tok tokenizer.Tokenizer, chunk int) Replayer {
+	return Replayer{m: m, tok: tok, chunk: max(chunk, 1)}
+}
+
+var _ credit.Replayer = Replayer{}
 
 // Replay renders each prompt with the chat template, appends the response
 // tokens and returns the next-token distribution at every response
@@ -70,7 +72,7 @@ type replayer struct {
 // batch is cut into runs of sequences with a common prefix
 // (sharePrefixes), each run's prefix runs once per call, and calls group
 // rows of similar suffix length (lengthClass), so few are padded far.
-func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][][]float32, error) {
+func (r Replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][][]float32, error) {
 	seqs, from, err := r.sequences(reqs)
 	if err != nil {
 		return nil, err
@@ -88,7 +90,7 @@ func (r replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][]
 // sequences renders each request's prompt, appends its response and says
 // where the response starts. A prompt too long for the context loses its
 // oldest tokens.
-func (r replayer) sequences(reqs []credit.ReplayRequest) (seqs [][]int32, from []int, err error) {
+func (r Replayer) sequences(reqs []credit.ReplayRequest) (seqs [][]int32, from []int, err error) {
 	maxLen := r.m.ContextLength()
 	seqs, from = make([][]int32, len(reqs)), make([]int, len(reqs))
 	for i, req := range reqs {
@@ -106,7 +108,7 @@ func (r replayer) sequences(reqs []credit.ReplayRequest) (seqs [][]int32, from [
 }
 
 // whole replays sequences as they are, chunk at a time.
-func (r replayer) whole(ctx context.Context, seqs [][]int32, from []int) ([][][]float32, error) {
+func (r Replayer) whole(ctx context.Context, seqs [][]int32, from []int) ([][][]float32, error) {
 	out := make([][][]float32, len(seqs))
 	for start := 0; start < len(seqs); start += r.chunk {
 		end := min(start+r.chunk, len(seqs))
@@ -126,7 +128,7 @@ func (r replayer) whole(ctx context.Context, seqs [][]int32, from []int) ([][][]
 // long response would otherwise pad a whole call), in calls of at most
 // chunk rows that keep each prefix's rows together when they fit
 // (callParts): a prefix split across calls runs in each.
-func (r replayer) shared(ctx context.Context, sh sharer, seqs [][]int32, from []int) ([][][]float32, error) {
+func (r Replayer) shared(ctx context.Context, sh sharer, seqs [][]int32, from []int) ([][][]float32, error) {
 	order := make([]int, len(seqs)) // order[j]: the request at sorted position j
 	for i := range order {
 		order[i] = i

@@ -1,4 +1,4 @@
-package rl
+package replay
 
 import (
 	"context"
@@ -73,7 +73,7 @@ func (r BlockReport) String() string {
 // its wrong blocks those of the next prompt whose blocks differ. A task
 // that writes no reference responses is an error.
 func BlockDiagnostic(ctx context.Context, p *policy.Policy, t task.Task, n int) (BlockReport, error) {
-	return blockDiagnostic(ctx, replayer{m: p.Model, tok: p.Tok, chunk: 32}, p.Tok, t, n)
+	return blockDiagnostic(ctx, New(p.Model, p.Tok, 32), p.Tok, t, n)
 }
 
 // blockItem is one test prompt with its reference and blocks.

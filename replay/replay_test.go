@@ -1,4 +1,4 @@
-package rl
+package replay
 
 import (
 	"context"
@@ -39,7 +39,7 @@ func (f *echoForwarder) Distributions(_ context.Context, seqs [][]int32, from []
 	return out, nil
 }
 
-// TestReplayerWithFakePolicy: replay needs only the forwarder's two
+// TestReplayerWithFakePolicy: replay needs only the Forwarder's two
 // methods; it batches requests in chunks, keeps results in order, cuts
 // an overlong prompt from its start and refuses a response that cannot fit.
 func TestReplayerWithFakePolicy(t *testing.T) {
@@ -48,7 +48,7 @@ func TestReplayerWithFakePolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := &echoForwarder{ctxLen: 40}
-	r := replayer{m: f, tok: tok, chunk: 2}
+	r := New(f, tok, 2)
 	resp := func(s string) []int32 { ids, _ := tok.Encode(s); return ids }
 	long := strings.Repeat("p", 60) // longer than the context by itself
 	reqs := []credit.ReplayRequest{
@@ -166,13 +166,13 @@ func TestReplayerSharesPrefixes(t *testing.T) {
 			}
 		}
 	}
-	want, err := replayer{m: plainModel{m}, tok: tok, chunk: 64}.Replay(context.Background(), reqs)
+	want, err := New(plainModel{m}, tok, 64).Replay(context.Background(), reqs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var first [][][]float32 // chunk 5's answer: twelve calls, two at a time
 	for _, chunk := range []int{64, 5, 5} {
-		got, err := replayer{m: m, tok: tok, chunk: chunk}.Replay(context.Background(), reqs)
+		got, err := New(m, tok, chunk).Replay(context.Background(), reqs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +210,7 @@ func TestReplayerCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	got, err := replayer{m: m, tok: tok, chunk: 2}.Replay(ctx, reqs)
+	got, err := New(m, tok, 2).Replay(ctx, reqs)
 	if !errors.Is(err, context.Canceled) || got != nil {
 		t.Fatalf("Replay on a cancelled context = %d answers, %v; want none and context.Canceled", len(got), err)
 	}

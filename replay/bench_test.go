@@ -1,4 +1,4 @@
-package rl
+package replay
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // block 1 and without block 2 for every response, 192 sequences), with
 // each sequence run whole and with shared prefixes.
 //
-//	go test ./rl -run XXX -bench Replay -benchtime 3x
+//	go test ./replay -run XXX -bench Replay -benchtime 3x
 func BenchmarkReplay(b *testing.B) {
 	tok, err := tokenizer.NewBytes()
 	if err != nil {
@@ -41,10 +41,10 @@ func BenchmarkReplay(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name string
-		f    forwarder
+		f    Forwarder
 	}{{"whole", plainModel{m}}, {"shared", m}} {
 		b.Run(c.name, func(b *testing.B) {
-			r := replayer{m: c.f, tok: tok, chunk: replayChunk}
+			r := New(c.f, tok, Chunk)
 			for range b.N {
 				if _, err := r.Replay(context.Background(), reqs); err != nil {
 					b.Fatal(err)
