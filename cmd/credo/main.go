@@ -42,6 +42,7 @@ func commands() map[string]command {
 		"prm":         {"train or evaluate a process reward model", runPRM},
 		"report":      {"write a self-contained HTML report of a run or compare directory", runReport},
 		"import-gguf": {"convert a llama GGUF file (llama.cpp) into a Hugging Face folder credo loads", runImportGGUF},
+		"blocks":      {"does a checkpoint read its rewards' information blocks? (the block diagnostic)", runBlocks},
 	}
 }
 
