@@ -59,9 +59,9 @@ func TestMissingBytes(t *testing.T) {
 		text string
 		want []int32
 	}{
-		{"hello\x04 world", cat("hello", " world")},      // a pre-token of the byte alone
-		{"x\xffy", cat("x", "y")},                         // a leading byte of a pre-token
-		{"\x04\x04 ok", cat(" ok")},                       // nothing before it
+		{"hello\x04 world", cat("hello", " world")}, // a pre-token of the byte alone
+		{"x\xffy", cat("x", "y")},                   // a leading byte of a pre-token
+		{"\x04\x04 ok", cat(" ok")},                 // nothing before it
 		{"ab\xff\xffcd<|im_end|>", cat("ab", "cd", "<|im_end|>")},
 		{"plain text", cat("plain text")},
 	} {

@@ -12,9 +12,9 @@ import (
 // FFN, Heads·HeadDim) must be multiples of 32 for the block types.
 type Llama struct {
 	Layers, Hidden, Heads, KVHeads, HeadDim, FFN int
-	Tied                                        bool      // no output.weight: the head is the embedding table
-	Matrix, Embed                               gguf.Type // the linear layers' type and token_embd's
-	Seed                                        uint64
+	Tied                                         bool      // no output.weight: the head is the embedding table
+	Matrix, Embed                                gguf.Type // the linear layers' type and token_embd's
+	Seed                                         uint64
 }
 
 // SmallLlama is a 2-layer model with grouped-query attention, SmolLM2's

@@ -96,8 +96,8 @@ func Half(f float32) uint16 {
 		return sign
 	}
 	frac, exp := math.Frexp(float64(f)) // f = frac · 2^exp, frac in [0.5, 1)
-	e := exp - 1 + 15                    // the biased binary16 exponent
-	if e <= 0 {                          // subnormal: units of 2^−24
+	e := exp - 1 + 15                   // the biased binary16 exponent
+	if e <= 0 {                         // subnormal: units of 2^−24
 		return sign | uint16(math.RoundToEven(float64(f)*(1<<24)))
 	}
 	m := math.RoundToEven((2*frac - 1) * 1024)
