@@ -5,13 +5,13 @@ import (
 	"fmt"
 
 	"github.com/credo-rl/credo/gguf"
-	"github.com/credo-rl/credo/internal/ggufwrite"
+	"github.com/credo-rl/credo/gguf/gguftest"
 )
 
 func ExampleParse() {
-	var w ggufwrite.Writer
+	var w gguftest.Writer
 	w.Add("general.architecture", "llama")
-	w.AddTensor("token_embd.weight", gguf.Q8_0, []int64{32, 2}, ggufwrite.Quantize(gguf.Q8_0, make([]float32, 64)))
+	w.AddTensor("token_embd.weight", gguf.Q8_0, []int64{32, 2}, gguftest.Quantize(gguf.Q8_0, make([]float32, 64)))
 	data := w.Bytes()
 
 	f, err := gguf.Parse(bytes.NewReader(data), int64(len(data)))

@@ -329,25 +329,17 @@ func (d *decoder) u8() uint8 {
 	return 0
 }
 
-func (d *decoder) u16() uint16 {
-	if b := d.bytes(2); b != nil {
-		return binary.LittleEndian.Uint16(b)
-	}
-	return 0
-}
+func (d *decoder) u16() uint16 { return fixed(d, 2, binary.LittleEndian.Uint16) }
+func (d *decoder) u32() uint32 { return fixed(d, 4, binary.LittleEndian.Uint32) }
+func (d *decoder) u64() uint64 { return fixed(d, 8, binary.LittleEndian.Uint64) }
 
-func (d *decoder) u32() uint32 {
-	if b := d.bytes(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
+// fixed reads n bytes and decodes them with get (0 after an error).
+func fixed[T any](d *decoder, n int64, get func([]byte) T) T {
+	var zero T
+	if b := d.bytes(n); b != nil {
+		return get(b)
 	}
-	return 0
-}
-
-func (d *decoder) u64() uint64 {
-	if b := d.bytes(8); b != nil {
-		return binary.LittleEndian.Uint64(b)
-	}
-	return 0
+	return zero
 }
 
 // str reads a gguf_string: a u64 length and that many bytes.

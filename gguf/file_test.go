@@ -10,17 +10,8 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/gguf"
-	"github.com/credo-rl/credo/internal/ggufwrite"
+	"github.com/credo-rl/credo/gguf/gguftest"
 )
-
-func parse(t *testing.T, data []byte) *gguf.File {
-	t.Helper()
-	f, err := gguf.Parse(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatalf("Parse: %v", err)
-	}
-	return f
-}
 
 // TestPythonFixture reads the file the gguf package wrote
 // (scripts/python/gguf_fixture.py): every value type, a 64-byte alignment,
@@ -98,7 +89,7 @@ func TestQuantizeRoundTrip(t *testing.T) {
 		typ gguf.Type
 		tol float64
 	}{{gguf.F32, 0}, {gguf.F16, 1e-3}, {gguf.BF16, 1e-2}, {gguf.Q8_0, 2.0 / 127}, {gguf.Q4_0, 2.0 / 8}, {gguf.Q4_1, 4.0 / 15}} {
-		got, err := gguf.Dequantize(tc.typ, ggufwrite.Quantize(tc.typ, x), int64(len(x)))
+		got, err := gguf.Dequantize(tc.typ, gguftest.Quantize(tc.typ, x), int64(len(x)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,12 +101,12 @@ func TestQuantizeRoundTrip(t *testing.T) {
 
 func TestHalf(t *testing.T) {
 	for _, v := range []float32{0, 1, -2, 0.5, 65504, 6.1035156e-05, 5.9604645e-08, -3.0517578e-05, 0.333251953125} {
-		got, err := gguf.Dequantize(gguf.F16, binary.LittleEndian.AppendUint16(nil, ggufwrite.Half(v)), 1)
+		got, err := gguf.Dequantize(gguf.F16, binary.LittleEndian.AppendUint16(nil, gguftest.Half(v)), 1)
 		if err != nil || got[0] != v {
 			t.Errorf("F16 round trip of %g = %v, %v", v, got, err)
 		}
 	}
-	if h := ggufwrite.Half(1e6); h != 0x7c00 {
+	if h := gguftest.Half(1e6); h != 0x7c00 {
 		t.Errorf("Half(1e6) = %#x, want +Inf 0x7c00", h)
 	}
 }
@@ -123,16 +114,16 @@ func TestHalf(t *testing.T) {
 // TestWriterFile parses the test writer's file: metadata, tensor table,
 // alignment, data.
 func TestWriterFile(t *testing.T) {
-	var w ggufwrite.Writer
+	var w gguftest.Writer
 	w.Alignment = 128
 	w.Add("a.name", "x")
 	w.Add("a.count", uint32(3))
 	w.Add("a.eps", float32(1e-5))
 	w.Add("a.list", []string{"p", "q"})
 	x := []float32{1, 2, 3, 4, 5, 6}
-	w.AddTensor("m", gguf.F32, []int64{3, 2}, ggufwrite.Quantize(gguf.F32, x))
-	w.AddTensor("v", gguf.F16, []int64{6}, ggufwrite.Quantize(gguf.F16, x))
-	f := parse(t, w.Bytes())
+	w.AddTensor("m", gguf.F32, []int64{3, 2}, gguftest.Quantize(gguf.F32, x))
+	w.AddTensor("v", gguf.F16, []int64{6}, gguftest.Quantize(gguf.F16, x))
+	f := gguftest.Parse(t, w.Bytes())
 	if f.Alignment != 128 || len(f.Tensors) != 2 || f.Tensors[1].Offset != 128 {
 		t.Fatalf("alignment %d, %d tensors, second at %d", f.Alignment, len(f.Tensors), f.Tensors[1].Offset)
 	}
@@ -155,10 +146,10 @@ func TestWriterFile(t *testing.T) {
 }
 
 func TestUnsupportedType(t *testing.T) {
-	var w ggufwrite.Writer
+	var w gguftest.Writer
 	w.AddTensor("k", gguf.Q4_K, []int64{256}, make([]byte, 144))
 	w.AddTensor("iq", gguf.Type(16), []int64{256}, make([]byte, 66)) // IQ2_XXS: size unknown to credo
-	f := parse(t, w.Bytes())
+	f := gguftest.Parse(t, w.Bytes())
 	for _, ti := range f.Tensors {
 		_, err := f.Float32(ti)
 		if err == nil || !strings.Contains(err.Error(), "cannot be dequantized") || !strings.Contains(err.Error(), "Q4_1") {
@@ -169,7 +160,7 @@ func TestUnsupportedType(t *testing.T) {
 
 // TestMalformed: each corruption is an error that says what is wrong.
 func TestMalformed(t *testing.T) {
-	var w ggufwrite.Writer
+	var w gguftest.Writer
 	w.Add("general.architecture", "llama")
 	w.Add("tokens", []string{"a", "b"})
 	w.AddTensor("t", gguf.F32, []int64{4}, make([]byte, 16))

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/gguf"
-	"github.com/credo-rl/credo/internal/ggufwrite"
+	"github.com/credo-rl/credo/gguf/gguftest"
 )
 
 // FuzzParse: any bytes parse to a file or an error, never a panic, and
@@ -14,7 +14,7 @@ import (
 func FuzzParse(f *testing.F) {
 	// Small seeds: the fuzzer minimizes every new input it keeps, which
 	// takes minutes on a file of tens of kilobytes.
-	var w ggufwrite.Writer
+	var w gguftest.Writer
 	w.Alignment = 16
 	w.Add("general.architecture", "llama")
 	w.Add("tokenizer.ggml.tokens", []string{"a", "bc"})
@@ -25,7 +25,7 @@ func FuzzParse(f *testing.F) {
 		x[i] = float32(i) - 10
 	}
 	for _, typ := range []gguf.Type{gguf.Q8_0, gguf.Q4_0, gguf.Q4_1, gguf.F16, gguf.BF16} {
-		w.AddTensor(typ.String(), typ, []int64{32}, ggufwrite.Quantize(typ, x))
+		w.AddTensor(typ.String(), typ, []int64{32}, gguftest.Quantize(typ, x))
 	}
 	f.Add(w.Bytes())
 	f.Add([]byte("GGUF\x03\x00\x00\x00"))

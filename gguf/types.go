@@ -131,65 +131,66 @@ func dequantBF16(dst []float32, src []byte) {
 	}
 }
 
+// blocks32 walks the 32-element blocks of src, each a f16 scale d, with
+// a min a f16 m after it, then the quants: decode fills out from them.
+func blocks32(dst []float32, src []byte, withMin bool, size int, decode func(out []float32, q []byte, d, m float32)) {
+	head := 2
+	if withMin {
+		head = 4
+	}
+	for b := 0; b < len(dst)/32; b++ {
+		blk := src[size*b : size*b+size]
+		d, m := halfBits(binary.LittleEndian.Uint16(blk)), float32(0)
+		if withMin {
+			m = halfBits(binary.LittleEndian.Uint16(blk[2:]))
+		}
+		decode(dst[32*b:32*b+32], blk[head:], d, m)
+	}
+}
+
 // dequantQ8_0: blocks of {f16 d; int8 q[32]}, x = d·q.
 func dequantQ8_0(dst []float32, src []byte) {
-	for b := 0; b < len(dst)/32; b++ {
-		blk := src[34*b : 34*b+34]
-		d := halfBits(binary.LittleEndian.Uint16(blk))
-		for j, q := range blk[2:] {
-			dst[32*b+j] = d * float32(int8(q))
+	blocks32(dst, src, false, 34, func(out []float32, q []byte, d, _ float32) {
+		for j, v := range q {
+			out[j] = d * float32(int8(v))
 		}
-	}
+	})
 }
 
 // dequantQ4: Q4_0 blocks of {f16 d; u8 qs[16]}, x = d·(q − 8); Q4_1 blocks
 // of {f16 d; f16 m; u8 qs[16]}, x = d·q + m. Element j of a block is the
 // low nibble of qs[j], element j+16 its high nibble.
 func dequantQ4(dst []float32, src []byte, withMin bool) {
-	size, head, offset := 18, 2, float32(8)
+	size, offset := 18, float32(8)
 	if withMin {
-		size, head, offset = 20, 4, 0
+		size, offset = 20, 0
 	}
-	for b := 0; b < len(dst)/32; b++ {
-		blk := src[size*b : size*b+size]
-		d := halfBits(binary.LittleEndian.Uint16(blk))
-		var m float32
-		if withMin {
-			m = halfBits(binary.LittleEndian.Uint16(blk[2:]))
-		}
-		out := dst[32*b : 32*b+32]
-		for j, q := range blk[head:] {
+	blocks32(dst, src, withMin, size, func(out []float32, qs []byte, d, m float32) {
+		for j, q := range qs {
 			// float32(…) rounds the product, so no fused multiply-add changes
 			// the result against ggml's reference.
 			out[j] = float32(d*(float32(q&0xf)-offset)) + m
 			out[j+16] = float32(d*(float32(q>>4)-offset)) + m
 		}
-	}
+	})
 }
 
 // dequantQ5: Q5_0 blocks of {f16 d; u32 qh; u8 qs[16]}, x = d·(q − 16);
 // Q5_1 blocks of {f16 d; f16 m; u32 qh; u8 qs[16]}, x = d·q + m, where
-// element j's fifth bit is bit j of qh (elements 0..31 of the block; the
-// low nibbles of qs hold 0..15, the high ones 16..31).
+// element j's fifth bit is bit j of qh (the low nibbles of qs hold
+// elements 0..15, the high ones 16..31).
 func dequantQ5(dst []float32, src []byte, withMin bool) {
-	size, head, offset := 22, 2, float32(16)
+	size, offset := 22, float32(16)
 	if withMin {
-		size, head, offset = 24, 4, 0
+		size, offset = 24, 0
 	}
-	for b := 0; b < len(dst)/32; b++ {
-		blk := src[size*b : size*b+size]
-		d := halfBits(binary.LittleEndian.Uint16(blk))
-		var m float32
-		if withMin {
-			m = halfBits(binary.LittleEndian.Uint16(blk[2:]))
-		}
-		qh := binary.LittleEndian.Uint32(blk[head:])
-		out := dst[32*b : 32*b+32]
-		for j, q := range blk[head+4:] {
+	blocks32(dst, src, withMin, size, func(out []float32, rest []byte, d, m float32) {
+		qh := binary.LittleEndian.Uint32(rest)
+		for j, q := range rest[4:] {
 			lo := uint32(q&0xf) | (qh>>j&1)<<4
 			hi := uint32(q>>4) | (qh>>(j+16)&1)<<4
 			out[j] = float32(d*(float32(lo)-offset)) + m
 			out[j+16] = float32(d*(float32(hi)-offset)) + m
 		}
-	}
+	})
 }

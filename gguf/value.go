@@ -1,8 +1,10 @@
 package gguf
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"reflect"
 )
 
 // ValueType is a metadata value's type (gguf_type).
@@ -59,20 +61,6 @@ func (d *decoder) value(t ValueType, depth int) (Value, error) {
 	}
 	v := Value{Type: t}
 	switch t {
-	case TypeUint8:
-		v.v = d.u8()
-	case TypeInt8:
-		v.v = int8(d.u8())
-	case TypeUint16:
-		v.v = d.u16()
-	case TypeInt16:
-		v.v = int16(d.u16())
-	case TypeUint32:
-		v.v = d.u32()
-	case TypeInt32:
-		v.v = int32(d.u32())
-	case TypeFloat32:
-		v.v = math.Float32frombits(d.u32())
 	case TypeBool:
 		b := d.u8()
 		if d.err == nil && b > 1 {
@@ -81,16 +69,28 @@ func (d *decoder) value(t ValueType, depth int) (Value, error) {
 		v.v = b == 1
 	case TypeString:
 		v.v = d.str()
-	case TypeUint64:
-		v.v = d.u64()
-	case TypeInt64:
-		v.v = int64(d.u64())
-	case TypeFloat64:
-		v.v = math.Float64frombits(d.u64())
 	default:
-		return v, fmt.Errorf("unknown value type %d", uint32(t))
+		zero, ok := numbers[t]
+		if !ok {
+			return v, fmt.Errorf("unknown value type %d", uint32(t))
+		}
+		b := d.bytes(int64(valueSize[t]))
+		if d.err != nil {
+			return v, d.err
+		}
+		p := reflect.New(reflect.TypeOf(zero))
+		if _, err := binary.Decode(b, binary.LittleEndian, p.Interface()); err != nil {
+			return v, err
+		}
+		v.v = p.Elem().Interface()
 	}
 	return v, d.err
+}
+
+// numbers holds a zero of the Go type of each numeric value type.
+var numbers = map[ValueType]any{
+	TypeUint8: uint8(0), TypeInt8: int8(0), TypeUint16: uint16(0), TypeInt16: int16(0), TypeUint32: uint32(0),
+	TypeInt32: int32(0), TypeFloat32: float32(0), TypeUint64: uint64(0), TypeInt64: int64(0), TypeFloat64: float64(0),
 }
 
 // array reads an array: its element type, a u64 count and the elements.
@@ -225,23 +225,12 @@ func (f *File) Ints(key string) ([]int64, error) {
 
 // toInt converts any integer scalar that fits an int64.
 func toInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case uint8:
-		return int64(x), true
-	case int8:
-		return int64(x), true
-	case uint16:
-		return int64(x), true
-	case int16:
-		return int64(x), true
-	case uint32:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case uint64:
-		return int64(x), x <= math.MaxInt64
+	r := reflect.ValueOf(v)
+	switch {
+	case r.CanInt():
+		return r.Int(), true
+	case r.CanUint():
+		return int64(r.Uint()), r.Uint() <= math.MaxInt64
 	}
 	return 0, false
 }

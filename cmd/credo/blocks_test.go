@@ -2,25 +2,17 @@ package main
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/credo-rl/credo/internal/ggufwrite"
 )
 
 // TestBlocks runs the block diagnostic on a converted tiny model: the
 // report's two lines and its JSON; bad invocations exit 2.
 func TestBlocks(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	in := filepath.Join(dir, "tiny.gguf")
-	if err := os.WriteFile(in, ggufwrite.TinyLlama(ggufwrite.SmallLlama).File, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "hf")
-	if code, _, stderr := credo(ctx, "import-gguf", "--gguf", in, "--out", out); code != 0 {
+	out := filepath.Join(t.TempDir(), "hf")
+	if code, _, stderr := credo(ctx, "import-gguf", "--gguf", tinyGGUF(t, t.TempDir()), "--out", out); code != 0 {
 		t.Fatal(stderr)
 	}
 	code, stdout, stderr := credo(ctx, "blocks", "--model", out, "--task", "toolcall", "--prompts", "3")

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/credo-rl/credo/internal/ggufwrite"
+	"github.com/credo-rl/credo/gguf/gguftest"
 	"github.com/credo-rl/credo/policy"
 )
 
@@ -17,10 +17,7 @@ import (
 func TestImportGGUF(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	in := filepath.Join(dir, "tiny.gguf")
-	if err := os.WriteFile(in, ggufwrite.TinyLlama(ggufwrite.SmallLlama).File, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	in := tinyGGUF(t, dir)
 	out := filepath.Join(dir, "hf")
 	code, stdout, stderr := credo(ctx, "import-gguf", "--gguf", in, "--out", out, "--dtype", "bfloat16")
 	if code != 0 || !strings.Contains(stdout, "2 layers, hidden 64, 4 heads (2 key/value), vocabulary 264, tied embeddings") ||
@@ -59,4 +56,14 @@ func TestImportGGUF(t *testing.T) {
 	if code, _, _ := credo(ctx, "import-gguf", "--gguf", in, "--out", out, "--replace"); code != 0 {
 		t.Errorf("--replace: exit %d", code)
 	}
+}
+
+// tinyGGUF writes the test writer's tiny llama into dir and returns its path.
+func tinyGGUF(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "tiny.gguf")
+	if err := os.WriteFile(path, gguftest.TinyLlama(gguftest.SmallLlama).File, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

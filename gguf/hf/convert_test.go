@@ -1,7 +1,6 @@
 package hf_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -10,25 +9,16 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/gguf"
+	"github.com/credo-rl/credo/gguf/gguftest"
 	"github.com/credo-rl/credo/gguf/hf"
-	"github.com/credo-rl/credo/internal/ggufwrite"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/tokenizer"
 )
 
-func parse(t *testing.T, data []byte) *gguf.File {
-	t.Helper()
-	f, err := gguf.Parse(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
 func convert(t *testing.T, data []byte, o hf.Options) (string, hf.Summary) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "out")
-	s, err := hf.Convert(context.Background(), parse(t, data), dir, o)
+	s, err := hf.Convert(context.Background(), gguftest.Parse(t, data), dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,15 +29,15 @@ func convert(t *testing.T, data []byte, o hf.Options) (string, hf.Summary) {
 // and k rows unpermuted) with the values its quantized tensor decodes to,
 // tied and untied, F32 and BF16.
 func TestConvertWeights(t *testing.T) {
-	untied := ggufwrite.SmallLlama
+	untied := gguftest.SmallLlama
 	untied.Tied, untied.Matrix, untied.Embed, untied.Heads, untied.KVHeads = false, gguf.F32, gguf.F16, 2, 2
 	for _, tc := range []struct {
 		name  string
-		llama ggufwrite.Llama
+		llama gguftest.Llama
 		dtype string
-	}{{"SmolLM2 layout", ggufwrite.SmallLlama, "F32"}, {"untied F32 MHA", untied, "F32"}, {"bf16", ggufwrite.SmallLlama, "BF16"}} {
+	}{{"SmolLM2 layout", gguftest.SmallLlama, "F32"}, {"untied F32 MHA", untied, "F32"}, {"bf16", gguftest.SmallLlama, "BF16"}} {
 		t.Run(tc.name, func(t *testing.T) {
-			tiny := ggufwrite.TinyLlama(tc.llama)
+			tiny := gguftest.TinyLlama(tc.llama)
 			dir, sum := convert(t, tiny.File, hf.Options{DType: tc.dtype})
 			got, err := model.ReadSafetensors(filepath.Join(dir, "model.safetensors"))
 			if err != nil {
@@ -79,21 +69,21 @@ func TestConvertWeights(t *testing.T) {
 func roundBF16(x []float32) []float32 {
 	out := make([]float32, len(x))
 	for i, v := range x {
-		d, _ := gguf.Dequantize(gguf.BF16, ggufwrite.Quantize(gguf.BF16, []float32{v}), 1)
+		d, _ := gguf.Dequantize(gguf.BF16, gguftest.Quantize(gguf.BF16, []float32{v}), 1)
 		out[i] = d[0]
 	}
 	return out
 }
 
 func TestConvertConfig(t *testing.T) {
-	dir, _ := convert(t, ggufwrite.TinyLlama(ggufwrite.SmallLlama).File, hf.Options{})
+	dir, _ := convert(t, gguftest.TinyLlama(gguftest.SmallLlama).File, hf.Options{})
 	c, err := model.LoadConfig(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := ggufwrite.SmallLlama
+	l := gguftest.SmallLlama
 	if c.ModelType != "llama" || c.NumHiddenLayers != l.Layers || c.HiddenSize != l.Hidden || c.NumAttentionHeads != l.Heads ||
-		c.NumKeyValueHeads != l.KVHeads || c.IntermediateSize != l.FFN || c.VocabSize != 256+len(ggufwrite.Specials)+len(ggufwrite.Merges) ||
+		c.NumKeyValueHeads != l.KVHeads || c.IntermediateSize != l.FFN || c.VocabSize != 256+len(gguftest.Specials)+len(gguftest.Merges) ||
 		!c.TieWordEmbeddings || c.RopeTheta != 100000 || c.RMSNormEps != 1e-5 || c.MaxPositionEmbeddings != 256 ||
 		*c.BOSTokenID != 1 || c.EOSTokenID != 2.0 || *c.PadTokenID != 2 || c.HeadDim != 0 || c.TorchDtype != "float32" {
 		t.Errorf("config = %+v", c)
@@ -108,7 +98,7 @@ func TestConvertConfig(t *testing.T) {
 // digits one by one (smollm's pre-tokenizer), applies the merges, keeps the
 // control tokens whole and carries the chat template.
 func TestConvertTokenizer(t *testing.T) {
-	dir, _ := convert(t, ggufwrite.TinyLlama(ggufwrite.SmallLlama).File, hf.Options{})
+	dir, _ := convert(t, gguftest.TinyLlama(gguftest.SmallLlama).File, hf.Options{})
 	tok, err := tokenizer.Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -135,15 +125,15 @@ func TestConvertTokenizer(t *testing.T) {
 // TestConvertErrors: input the converter cannot represent is an error
 // naming the reason, and nothing is left behind.
 func TestConvertErrors(t *testing.T) {
-	base := ggufwrite.TinyLlama(ggufwrite.SmallLlama)
-	f := parse(t, base.File)
-	w := ggufwrite.SmallLlama
+	base := gguftest.TinyLlama(gguftest.SmallLlama)
+	f := gguftest.Parse(t, base.File)
+	w := gguftest.SmallLlama
 	w.Hidden, w.HeadDim = 256, 64 // rows of 256: one k-quant block
-	wide := ggufwrite.TinyLlama(w)
+	wide := gguftest.TinyLlama(w)
 	// rebuilt is the tiny model's file with metadata key k set to v
 	// (v nil: removed) and extra tensors.
 	rebuilt := func(k string, v any, extra ...string) []byte {
-		var w ggufwrite.Writer
+		var w gguftest.Writer
 		for _, key := range f.Keys {
 			val := f.Metadata[key].Any()
 			if key == k {
@@ -185,7 +175,7 @@ func TestConvertErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			parent := t.TempDir()
-			_, err := hf.Convert(context.Background(), parse(t, tc.data), filepath.Join(parent, "out"), hf.Options{})
+			_, err := hf.Convert(context.Background(), gguftest.Parse(t, tc.data), filepath.Join(parent, "out"), hf.Options{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.want)
 			}
@@ -229,8 +219,8 @@ func mustSize(ti gguf.TensorInfo) int64 {
 
 // rebuiltWithType replaces one tensor of file by zeros of type t.
 func rebuiltWithType(t *testing.T, file []byte, name string, typ gguf.Type) []byte {
-	f := parse(t, file)
-	var w ggufwrite.Writer
+	f := gguftest.Parse(t, file)
+	var w gguftest.Writer
 	for _, key := range f.Keys {
 		w.Add(key, plain(f, key, f.Metadata[key].Any()))
 	}

@@ -1,4 +1,4 @@
-package ggufwrite
+package gguftest
 
 import (
 	"encoding/binary"
@@ -29,13 +29,13 @@ func Quantize(t gguf.Type, x []float32) []byte {
 		}
 	case gguf.Q8_0, gguf.Q4_0, gguf.Q4_1:
 		if len(x)%32 != 0 {
-			panic(fmt.Sprintf("ggufwrite: %d values are not whole blocks of 32", len(x)))
+			panic(fmt.Sprintf("gguftest: %d values are not whole blocks of 32", len(x)))
 		}
 		for b := 0; b < len(x); b += 32 {
 			out = quantBlock(out, t, x[b:b+32])
 		}
 	default:
-		panic("ggufwrite: cannot quantize " + t.String())
+		panic("gguftest: cannot quantize " + t.String())
 	}
 	return out
 }

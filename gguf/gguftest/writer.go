@@ -1,9 +1,11 @@
-package ggufwrite
+package gguftest
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
+	"reflect"
+	"testing"
 
 	"github.com/credo-rl/credo/gguf"
 )
@@ -83,76 +85,56 @@ func appendString(b []byte, s string) []byte {
 	return append(binary.LittleEndian.AppendUint64(b, uint64(len(s))), s...)
 }
 
-// appendValue writes v, preceded by its type when typed.
-func appendValue(b []byte, v any, typed bool) []byte {
-	le := binary.LittleEndian
-	tag := func(t gguf.ValueType) {
-		if typed {
-			b = le.AppendUint32(b, uint32(t))
-		}
-	}
-	switch x := v.(type) {
-	case uint8:
-		tag(gguf.TypeUint8)
-		return append(b, x)
-	case int8:
-		tag(gguf.TypeInt8)
-		return append(b, byte(x))
-	case uint16:
-		tag(gguf.TypeUint16)
-		return le.AppendUint16(b, x)
-	case int16:
-		tag(gguf.TypeInt16)
-		return le.AppendUint16(b, uint16(x))
-	case uint32:
-		tag(gguf.TypeUint32)
-		return le.AppendUint32(b, x)
-	case int32:
-		tag(gguf.TypeInt32)
-		return le.AppendUint32(b, uint32(x))
-	case uint64:
-		tag(gguf.TypeUint64)
-		return le.AppendUint64(b, x)
-	case int64:
-		tag(gguf.TypeInt64)
-		return le.AppendUint64(b, uint64(x))
-	case float32:
-		tag(gguf.TypeFloat32)
-		return le.AppendUint32(b, math.Float32bits(x))
-	case float64:
-		tag(gguf.TypeFloat64)
-		return le.AppendUint64(b, math.Float64bits(x))
-	case bool:
-		tag(gguf.TypeBool)
-		if x {
-			return append(b, 1)
-		}
-		return append(b, 0)
-	case string:
-		tag(gguf.TypeString)
-		return appendString(b, x)
-	case []string:
-		return appendArray(b, typed, gguf.TypeString, x)
-	case []int32:
-		return appendArray(b, typed, gguf.TypeInt32, x)
-	case []uint32:
-		return appendArray(b, typed, gguf.TypeUint32, x)
-	case []float32:
-		return appendArray(b, typed, gguf.TypeFloat32, x)
-	case []uint8:
-		return appendArray(b, typed, gguf.TypeUint8, x)
-	}
-	panic(fmt.Sprintf("ggufwrite: a value of type %T cannot be written", v))
+// valueTypes maps the Go type of a scalar to its GGUF type.
+var valueTypes = map[reflect.Type]gguf.ValueType{
+	reflect.TypeFor[uint8](): gguf.TypeUint8, reflect.TypeFor[int8](): gguf.TypeInt8, reflect.TypeFor[uint16](): gguf.TypeUint16,
+	reflect.TypeFor[int16](): gguf.TypeInt16, reflect.TypeFor[uint32](): gguf.TypeUint32, reflect.TypeFor[int32](): gguf.TypeInt32,
+	reflect.TypeFor[uint64](): gguf.TypeUint64, reflect.TypeFor[int64](): gguf.TypeInt64, reflect.TypeFor[float32](): gguf.TypeFloat32,
+	reflect.TypeFor[float64](): gguf.TypeFloat64, reflect.TypeFor[bool](): gguf.TypeBool, reflect.TypeFor[string](): gguf.TypeString,
 }
 
-func appendArray[E any](b []byte, typed bool, et gguf.ValueType, xs []E) []byte {
-	if typed {
-		b = binary.LittleEndian.AppendUint32(b, uint32(gguf.TypeArray))
+// appendValue writes v, preceded by its type when typed: a scalar in
+// little-endian (a string as its length and bytes), a slice as an array.
+func appendValue(b []byte, v any, typed bool) []byte {
+	r := reflect.ValueOf(v)
+	if r.Kind() == reflect.Slice {
+		et, ok := valueTypes[r.Type().Elem()]
+		if !ok {
+			panic(fmt.Sprintf("gguftest: a value of type %T cannot be written", v))
+		}
+		if typed {
+			b = binary.LittleEndian.AppendUint32(b, uint32(gguf.TypeArray))
+		}
+		b = binary.LittleEndian.AppendUint32(b, uint32(et))
+		b = binary.LittleEndian.AppendUint64(b, uint64(r.Len()))
+		for i := range r.Len() {
+			b = appendValue(b, r.Index(i).Interface(), false)
+		}
+		return b
 	}
-	b = binary.LittleEndian.AppendUint32(b, uint32(et))
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(xs)))
-	for _, x := range xs {
-		b = appendValue(b, x, false)
+	t, ok := valueTypes[r.Type()]
+	if !ok {
+		panic(fmt.Sprintf("gguftest: a value of type %T cannot be written", v))
+	}
+	if typed {
+		b = binary.LittleEndian.AppendUint32(b, uint32(t))
+	}
+	if s, ok := v.(string); ok {
+		return appendString(b, s)
+	}
+	b, err := binary.Append(b, binary.LittleEndian, v)
+	if err != nil {
+		panic(err)
 	}
 	return b
+}
+
+// Parse parses data, failing the test on an error.
+func Parse(t testing.TB, data []byte) *gguf.File {
+	t.Helper()
+	f, err := gguf.Parse(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatalf("parse gguf: %v", err)
+	}
+	return f
 }

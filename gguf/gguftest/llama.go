@@ -1,4 +1,4 @@
-package ggufwrite
+package gguftest
 
 import (
 	"fmt"
