@@ -16,7 +16,7 @@ type BPE struct {
 	// an id the file does not define).
 	tokData []byte
 	tokOff  []int32
-	byteID  [256]int32       // the token of each single byte
+	byteID  [256]int32       // the token of each single byte; -1 for none (missingbytes.go)
 	merges  map[uint64]merge // by pairKey(left, right)
 	// vocab maps raw bytes to ids; only kept for ignoreMerges, where a word
 	// found whole in the vocabulary skips the merges.
@@ -29,10 +29,12 @@ type BPE struct {
 	split   splitter
 
 	chat           chatStyle
-	bos            int32 // -1 when there is none
+	system         string // ChatML: the template's default system turn, or ""
+	bos            int32  // -1 when there is none
 	eos, pad       int32
 	raw, rawConfig []byte // the files as read, for Save
 	cache          wordCache
+	missingBytes   bool // some byte has no token
 }
 
 var _ Tokenizer = (*BPE)(nil)
@@ -205,12 +207,8 @@ func (t *BPE) buildModel(m *hfModel) error {
 		}
 	}
 	t.tokOff[size] = int32(len(t.tokData))
-	for b := 0; b < 256; b++ {
-		id, ok := vocab[string(bl.toRune[b])]
-		if !ok {
-			return fmt.Errorf("vocab has no token for byte 0x%02x (%q): not a byte-level vocabulary", b, string(bl.toRune[b]))
-		}
-		t.byteID[b] = int32(id)
+	if err := t.checkBytes(bl, vocab); err != nil {
+		return err
 	}
 	t.merges = make(map[uint64]merge, len(merges))
 	var cat []byte

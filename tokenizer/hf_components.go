@@ -146,6 +146,7 @@ func (t *BPE) chooseRoles(cfg hfConfig, padName string) error {
 	switch {
 	case has("<|im_start|>") && has("<|im_end|>"):
 		t.chat, eos = chatML, "<|im_end|>"
+		t.system = defaultSystem(cfg.ChatTemplate)
 	case has("<|start_header_id|>") && has("<|end_header_id|>") && has("<|eot_id|>"):
 		t.chat, eos = chatLlama3, "<|eot_id|>"
 	default:

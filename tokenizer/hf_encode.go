@@ -32,6 +32,10 @@ func (t *BPE) encodePlain(s string, base int, ids []int32, offs [][2]int) ([]int
 		return t.encodeNormalized(s, base, ids, offs)
 	}
 	t.split.split(s, func(a, b int) {
+		if t.missingBytes && t.hasMissing(s[a:b]) {
+			ids, offs = t.wordDropping(s[a:b], base+a, ids, offs)
+			return
+		}
 		start := len(ids)
 		ids = t.word(s[a:b], ids)
 		pos := base + a
@@ -122,12 +126,13 @@ func (t *BPE) PAD() int32 { return t.pad }
 // template's BOS):
 //
 //	ChatML:  <|im_start|>user\n{prompt}<|im_end|>\n<|im_start|>assistant\n
+//	         (after the template's default system turn, if it has one)
 //	Llama-3: <|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\n{prompt}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n
 //	plain:   {prompt}
 func (t *BPE) RenderPrompt(prompt string) string {
 	switch t.chat {
 	case chatML:
-		return "<|im_start|>user\n" + prompt + "<|im_end|>\n<|im_start|>assistant\n"
+		return t.system + "<|im_start|>user\n" + prompt + "<|im_end|>\n<|im_start|>assistant\n"
 	case chatLlama3:
 		return "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\n" + prompt +
 			"<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"

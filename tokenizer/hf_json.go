@@ -57,11 +57,13 @@ type hfComponent struct {
 	UseRegex       *bool  `json:"use_regex"`
 }
 
-// hfConfig is the part of tokenizer_config.json read: special-token roles.
+// hfConfig is the part of tokenizer_config.json read: special-token roles
+// and the chat template's default system turn (defaultSystem).
 type hfConfig struct {
-	BOS json.RawMessage `json:"bos_token"`
-	EOS json.RawMessage `json:"eos_token"`
-	PAD json.RawMessage `json:"pad_token"`
+	BOS          json.RawMessage `json:"bos_token"`
+	EOS          json.RawMessage `json:"eos_token"`
+	PAD          json.RawMessage `json:"pad_token"`
+	ChatTemplate json.RawMessage `json:"chat_template"`
 }
 
 // tokenName reads a role from tokenizer_config.json: null, a string, or an

@@ -38,6 +38,8 @@ func commands() map[string]command {
 		"serve-model": {"serve a checkpoint over the OpenAI chat-completions protocol", runServe},
 		"prm":         {"train or evaluate a process reward model", runPRM},
 		"report":      {"write a self-contained HTML report of a run or compare directory", runReport},
+		"import-gguf": {"convert a llama GGUF file (llama.cpp) into a Hugging Face folder credo loads", runImportGGUF},
+		"blocks":      {"does a checkpoint read its rewards' information blocks? (the block diagnostic)", runBlocks},
 	}
 }
 
