@@ -8,5 +8,5 @@
 // hostile file gives an error, never a panic or an unbounded allocation.
 //
 // It imports only the standard library. The conversion of a llama GGUF to
-// a Hugging Face folder is in gguf/hf.
+// a Hugging Face folder is in gguf/tohf.
 package gguf

@@ -8,11 +8,12 @@ import (
 	"io"
 
 	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/replay"
 	"github.com/credo-rl/credo/rl"
 )
 
 func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("blocks", "Runs the block diagnostic (rl.BlockDiagnostic) on any checkpoint: does the policy read\n"+
+	fs := newFlags("blocks", "Runs the block diagnostic (replay.BlockDiagnostic) on any checkpoint: does the policy read\n"+
 		"the rewards' information blocks that replay (MRTPO) adds and removes? On the task's\n"+
 		"reference responses to its first --prompts test prompts, teacher-forced, it prints\n"+
 		"the mean log-probability per token after the prompt alone, with its own blocks, with\n"+
@@ -42,7 +43,7 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usageError{fmt.Errorf("--model: %w", err)}
 	}
-	rep, err := rl.BlockDiagnostic(ctx, p, t, *prompts)
+	rep, err := replay.BlockDiagnostic(ctx, p, t, *prompts)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/gguf"
-	"github.com/credo-rl/credo/gguf/hf"
+	"github.com/credo-rl/credo/gguf/tohf"
 )
 
 func runImportGGUF(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -42,7 +42,7 @@ func runImportGGUF(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	defer closer.Close()
-	s, err := hf.Convert(ctx, f, *out, hf.Options{DType: st, Replace: true})
+	s, err := tohf.Convert(ctx, f, *out, tohf.Options{DType: st, Replace: true})
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,7 @@
 // tensors, ggml's reference quantizers for the types gguf reads, and a tiny
 // llama model with a byte-level BPE vocabulary (TinyLlama) laid out as
 // llama.cpp's converter lays a Hugging Face checkpoint out. Tests of gguf,
-// gguf/hf and the import-gguf command build their inputs with it, so they
+// gguf/tohf and the import-gguf command build their inputs with it, so they
 // never need a real model file.
 //
 // It imports gguf and the standard library (testing for Parse).

@@ -1,4 +1,4 @@
-package hf
+package tohf
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/credo-rl/credo/gguf"
 	"github.com/credo-rl/credo/model"
+	mhf "github.com/credo-rl/credo/model/hf"
 )
 
 // hfName maps a llama GGUF tensor name to its Hugging Face name.
@@ -64,7 +65,7 @@ func withTensors(f *gguf.File, c model.Config) (model.Config, error) {
 // weights reads every tensor c's model has, in Hugging Face's layout and
 // dtype: shapes checked, q and k rows unpermuted. A GGUF tensor the model
 // does not use is an error naming it.
-func weights(ctx context.Context, f *gguf.File, c model.Config, dtype string) (map[string]model.Tensor, error) {
+func weights(ctx context.Context, f *gguf.File, c model.Config, dtype string) (map[string]mhf.Tensor, error) {
 	byHF := map[string]gguf.TensorInfo{}
 	var unused []string
 	for _, t := range f.Tensors {
@@ -75,7 +76,7 @@ func weights(ctx context.Context, f *gguf.File, c model.Config, dtype string) (m
 		}
 		byHF[n] = t
 	}
-	out := map[string]model.Tensor{}
+	out := map[string]mhf.Tensor{}
 	for _, p := range c.Params() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -98,7 +99,7 @@ func weights(ctx context.Context, f *gguf.File, c model.Config, dtype string) (m
 		case strings.Contains(p.Name, ".k_proj."):
 			x = unpermute(x, c.NumKeyValueHeads, p.Shape[0])
 		}
-		out[p.Name] = model.Tensor{Shape: p.Shape, Data: x, DType: dtype}
+		out[p.Name] = mhf.Tensor{Shape: p.Shape, Data: x, DType: dtype}
 	}
 	for _, t := range byHF {
 		unused = append(unused, t.Name)

@@ -1,4 +1,4 @@
-package hf
+package tohf
 
 import (
 	"bytes"

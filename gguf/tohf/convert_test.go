@@ -1,4 +1,4 @@
-package hf_test
+package tohf_test
 
 import (
 	"context"
@@ -8,17 +8,18 @@ import (
 	"strings"
 	"testing"
 
+	mhf "github.com/credo-rl/credo/model/hf"
+
 	"github.com/credo-rl/credo/gguf"
 	"github.com/credo-rl/credo/gguf/gguftest"
-	"github.com/credo-rl/credo/gguf/hf"
-	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/gguf/tohf"
 	"github.com/credo-rl/credo/tokenizer"
 )
 
-func convert(t *testing.T, data []byte, o hf.Options) (string, hf.Summary) {
+func convert(t *testing.T, data []byte, o tohf.Options) (string, tohf.Summary) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "out")
-	s, err := hf.Convert(context.Background(), gguftest.Parse(t, data), dir, o)
+	s, err := tohf.Convert(context.Background(), gguftest.Parse(t, data), dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,8 +39,8 @@ func TestConvertWeights(t *testing.T) {
 	}{{"SmolLM2 layout", gguftest.SmallLlama, "F32"}, {"untied F32 MHA", untied, "F32"}, {"bf16", gguftest.SmallLlama, "BF16"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			tiny := gguftest.TinyLlama(tc.llama)
-			dir, sum := convert(t, tiny.File, hf.Options{DType: tc.dtype})
-			got, err := model.ReadSafetensors(filepath.Join(dir, "model.safetensors"))
+			dir, sum := convert(t, tiny.File, tohf.Options{DType: tc.dtype})
+			got, err := mhf.ReadSafetensors(filepath.Join(dir, "model.safetensors"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,8 +60,8 @@ func TestConvertWeights(t *testing.T) {
 					t.Errorf("%s: dtype %s, values differ from the HF layout (first %v, want %v)", name, g.DType, g.Data[:4], want[:4])
 				}
 			}
-			if _, err := model.Load(dir); err != nil {
-				t.Errorf("model.Load: %v", err)
+			if _, err := mhf.Load(dir); err != nil {
+				t.Errorf("hf.Load: %v", err)
 			}
 		})
 	}
@@ -76,8 +77,8 @@ func roundBF16(x []float32) []float32 {
 }
 
 func TestConvertConfig(t *testing.T) {
-	dir, _ := convert(t, gguftest.TinyLlama(gguftest.SmallLlama).File, hf.Options{})
-	c, err := model.LoadConfig(dir)
+	dir, _ := convert(t, gguftest.TinyLlama(gguftest.SmallLlama).File, tohf.Options{})
+	c, err := mhf.ReadConfig(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestConvertConfig(t *testing.T) {
 // digits one by one (smollm's pre-tokenizer), applies the merges, keeps the
 // control tokens whole and carries the chat template.
 func TestConvertTokenizer(t *testing.T) {
-	dir, _ := convert(t, gguftest.TinyLlama(gguftest.SmallLlama).File, hf.Options{})
+	dir, _ := convert(t, gguftest.TinyLlama(gguftest.SmallLlama).File, tohf.Options{})
 	tok, err := tokenizer.Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +176,7 @@ func TestConvertErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			parent := t.TempDir()
-			_, err := hf.Convert(context.Background(), gguftest.Parse(t, tc.data), filepath.Join(parent, "out"), hf.Options{})
+			_, err := tohf.Convert(context.Background(), gguftest.Parse(t, tc.data), filepath.Join(parent, "out"), tohf.Options{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.want)
 			}
@@ -184,14 +185,14 @@ func TestConvertErrors(t *testing.T) {
 			}
 		})
 	}
-	dir, _ := convert(t, base.File, hf.Options{})
-	if _, err := hf.Convert(context.Background(), f, dir, hf.Options{}); err == nil || !strings.Contains(err.Error(), "already exists") {
+	dir, _ := convert(t, base.File, tohf.Options{})
+	if _, err := tohf.Convert(context.Background(), f, dir, tohf.Options{}); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("converting onto an existing folder: %v", err)
 	}
-	if _, err := hf.Convert(context.Background(), f, dir, hf.Options{Replace: true, DType: "F16"}); err == nil || !strings.Contains(err.Error(), "want F32 or BF16") {
+	if _, err := tohf.Convert(context.Background(), f, dir, tohf.Options{Replace: true, DType: "F16"}); err == nil || !strings.Contains(err.Error(), "want F32 or BF16") {
 		t.Errorf("dtype F16: %v", err)
 	}
-	if _, err := hf.Convert(context.Background(), f, dir, hf.Options{Replace: true}); err != nil {
+	if _, err := tohf.Convert(context.Background(), f, dir, tohf.Options{Replace: true}); err != nil {
 		t.Errorf("Replace: %v", err)
 	}
 }

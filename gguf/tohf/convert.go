@@ -1,4 +1,4 @@
-package hf
+package tohf
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/credo-rl/credo/gguf"
 	"github.com/credo-rl/credo/internal/atomicfile"
 	"github.com/credo-rl/credo/model"
+	mhf "github.com/credo-rl/credo/model/hf"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/tokenizer"
 )
@@ -118,8 +119,8 @@ func write(ctx context.Context, f *gguf.File, c model.Config, v *vocab, dir, dty
 		return err
 	}
 	return errors.Join(
-		c.Save(dir),
-		model.WriteSafetensors(filepath.Join(dir, "model.safetensors"), ts),
+		mhf.WriteConfig(dir, c),
+		mhf.WriteSafetensors(filepath.Join(dir, "model.safetensors"), ts),
 		atomicfile.Write(filepath.Join(dir, tokenizer.HFFile), tj),
 		atomicfile.Write(filepath.Join(dir, tokenizer.HFConfigFile), tc),
 	)
