@@ -116,13 +116,11 @@ func pageText(dom []byte) string {
 	return html.UnescapeString(tagRE.ReplaceAllString(string(dom), " "))
 }
 
-// TestBrowser renders a comparison's report in headless Chromium: the
-// screenshot is a real picture, the rendered text has the table, methods
-// and rewards, and the only request is the page itself.
-func TestBrowser(t *testing.T) {
-	bin := findChromium(t)
+// reportOf is the page Write makes of the directory fill writes.
+func reportOf(t *testing.T, fill func(dir string)) []byte {
+	t.Helper()
 	dir := t.TempDir()
-	writeFixtureCompare(t, dir, []uint64{1, 2, 3}, 30)
+	fill(dir)
 	path, err := Write(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +129,15 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return page
+}
+
+// TestBrowser renders a comparison's report in headless Chromium: the
+// screenshot is a real picture, the rendered text has the table, methods
+// and rewards, and the only request is the page itself.
+func TestBrowser(t *testing.T) {
+	bin := findChromium(t)
+	page := reportOf(t, func(dir string) { writeFixtureCompare(t, dir, []uint64{1, 2, 3}, 30) })
 	rc, proxy, url := serve(t, page)
 
 	shot := filepath.Join(t.TempDir(), "shot.png")
@@ -287,16 +294,9 @@ func measureAt(t *testing.T, bin string, page []byte, width int) measure {
 // scrolling and sees the page overflow, so the check can fail.
 func TestBrowserWidth(t *testing.T) {
 	bin := findChromium(t)
-	dir := t.TempDir()
-	writeFixtureWarmups(t, dir, []string{"grpo", "gdpo", "span", "mrtpo", "p2t", "saw+mrtpo"}, 3, []uint64{1, 2}, 20)
-	path, err := Write(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := reportOf(t, func(dir string) {
+		writeFixtureWarmups(t, dir, []string{"grpo", "gdpo", "span", "mrtpo", "p2t", "saw+mrtpo"}, 3, []uint64{1, 2}, 20)
+	})
 	m := measureAt(t, bin, page, 1400)
 	t.Logf("at 1400 px: %+v", m)
 	if m.View > 1400 || m.Page > m.View || m.BoxRight > m.View || m.BoxClient <= 0 {
