@@ -8,9 +8,14 @@ SHELL := bash
 
 .PHONY: demo test bench scaling build
 
-# credo's main job on its built-in defaults: see README.md.
+# credo's main job on its built-in defaults: see README.md. It says so
+# before compiling: the first build (toolchain download, GoMLX) takes
+# minutes and prints nothing of its own.
 demo:
-	go run ./cmd/credo demo
+	@echo "make demo: compiling credo into bin/credo (the first build takes a few minutes) ..."
+	go build -o bin/credo ./cmd/credo
+	@echo "make demo: running bin/credo demo (warm-up, calibration, then 4 methods × 1 seed) ..."
+	bin/credo demo
 
 # gofmt, go mod tidy (must change nothing), vet and the whole test suite
 # (what .ci/run runs; a crash's first lines are repeated at the end, since

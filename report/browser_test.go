@@ -5,6 +5,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"image/png"
@@ -115,13 +116,11 @@ func pageText(dom []byte) string {
 	return html.UnescapeString(tagRE.ReplaceAllString(string(dom), " "))
 }
 
-// TestBrowser renders a comparison's report in headless Chromium: the
-// screenshot is a real picture, the rendered text has the table, methods
-// and rewards, and the only request is the page itself.
-func TestBrowser(t *testing.T) {
-	bin := findChromium(t)
+// reportOf is the page Write makes of the directory fill writes.
+func reportOf(t *testing.T, fill func(dir string)) []byte {
+	t.Helper()
 	dir := t.TempDir()
-	writeFixtureCompare(t, dir, []uint64{1, 2, 3}, 30)
+	fill(dir)
 	path, err := Write(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -130,6 +129,15 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return page
+}
+
+// TestBrowser renders a comparison's report in headless Chromium: the
+// screenshot is a real picture, the rendered text has the table, methods
+// and rewards, and the only request is the page itself.
+func TestBrowser(t *testing.T) {
+	bin := findChromium(t)
+	page := reportOf(t, func(dir string) { writeFixtureCompare(t, dir, []uint64{1, 2, 3}, 30) })
 	rc, proxy, url := serve(t, page)
 
 	shot := filepath.Join(t.TempDir(), "shot.png")
@@ -166,7 +174,8 @@ func TestBrowser(t *testing.T) {
 	text := pageText(dom)
 	for _, want := range []string{
 		"credo report: toolcall", "Comparison", "method", "reward", "steps to 0.80", "final eval (greedy)", "credit overhead",
-		"ΔAUC vs grpo [95% CI]", "Reward curves", "Credit diagnostics", "Token heatmaps", "A · final",
+		"ΔAUC vs grpo [95% CI] sign-flip p", "Reward curves", "Credit diagnostics", "Token heatmaps", "A · final",
+		"What a good result looks like", "Length and retention", "regressed while another reward rose", "What the runs show",
 		"grpo", "gdpo", "span", "mrtpo", "format", "call", "q · format", "q · call",
 	} {
 		if !strings.Contains(text, want) {
@@ -234,5 +243,74 @@ func TestBrowserSeesRequests(t *testing.T) {
 	got := fmt.Sprint(rc.requests())
 	if !strings.Contains(got, "example.invalid") {
 		t.Errorf("requests %s: the image request did not reach the recorder", got)
+	}
+}
+
+// measureScript reports, after the page has loaded, its width and the
+// comparison table's box as an attribute of <html>, which --dump-dom
+// shows. The test adds it to its copy of the page; the report itself has
+// no script.
+const measureScript = `<script>
+window.addEventListener("load", function () {
+  var d = document.documentElement, box = document.getElementById("table-box");
+  d.setAttribute("data-measure", JSON.stringify({page: d.scrollWidth, view: d.clientWidth,
+    boxRight: box ? box.getBoundingClientRect().right : -1, boxScroll: box ? box.scrollWidth : -1, boxClient: box ? box.clientWidth : -1}));
+});
+</script>`
+
+type measure struct {
+	Page, View, BoxRight, BoxScroll, BoxClient float64
+}
+
+var measureRE = regexp.MustCompile(`data-measure="([^"]*)"`)
+
+// measureAt loads page (with measureScript) in a window width px wide.
+func measureAt(t *testing.T, bin string, page []byte, width int) measure {
+	t.Helper()
+	withScript := bytes.Replace(page, []byte("</body>"), []byte(measureScript+"</body>"), 1)
+	_, proxy, url := serve(t, withScript)
+	dom := chromium(t, bin, proxy, url, "--dump-dom", fmt.Sprintf("--window-size=%d,1200", width), "--hide-scrollbars", "--virtual-time-budget=3000")
+	m := measureRE.FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the measuring script did not run: %s", tail(string(dom), 500))
+	}
+	var got measure
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &struct {
+		Page      *float64 `json:"page"`
+		View      *float64 `json:"view"`
+		BoxRight  *float64 `json:"boxRight"`
+		BoxScroll *float64 `json:"boxScroll"`
+		BoxClient *float64 `json:"boxClient"`
+	}{&got.Page, &got.View, &got.BoxRight, &got.BoxScroll, &got.BoxClient}); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestBrowserWidth: at 1,400 px the report of the widest comparison (six
+// methods, three warm-ups: every column) has no horizontal overflow: the
+// page is no wider than the window and the table's box ends inside it,
+// while the table scrolls within its box. The control removes the box's
+// scrolling and sees the page overflow, so the check can fail.
+func TestBrowserWidth(t *testing.T) {
+	bin := findChromium(t)
+	page := reportOf(t, func(dir string) {
+		writeFixtureWarmups(t, dir, []string{"grpo", "gdpo", "span", "mrtpo", "p2t", "saw+mrtpo"}, 3, []uint64{1, 2}, 20)
+	})
+	m := measureAt(t, bin, page, 1400)
+	t.Logf("at 1400 px: %+v", m)
+	if m.View > 1400 || m.Page > m.View || m.BoxRight > m.View || m.BoxClient <= 0 {
+		t.Errorf("at 1400 px the page is %v px wide in a %v px view, the table's box ends at %v: it overflows", m.Page, m.View, m.BoxRight)
+	}
+	if m.BoxScroll <= m.BoxClient {
+		t.Errorf("the table (%v px) fits its box (%v px): the fixture no longer tests the scrolling", m.BoxScroll, m.BoxClient)
+	}
+	const rule = ".scroll{max-width:100%;overflow-x:auto}"
+	if !bytes.Contains(page, []byte(rule)) {
+		t.Fatalf("the page has no rule %q to remove for the control", rule)
+	}
+	control := measureAt(t, bin, bytes.Replace(page, []byte(rule), nil, 1), 1400)
+	if control.Page <= 1400 {
+		t.Errorf("control: without the scroll box the page is %v px wide at 1400: the check could not fail", control.Page)
 	}
 }

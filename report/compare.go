@@ -14,14 +14,17 @@ import (
 // Comparison is a set of runs of several methods over several seeds on
 // one task: a compare directory, or a single run seen as one.
 type Comparison struct {
-	Dir       string
-	Task      string
-	Methods   []string // in the order rows and legends use
-	Seeds     []uint64
-	Steps     int     // configured steps per run
-	Threshold float64 // the reward the moving mean must reach
-	Window    int     // the moving mean's window, in steps
-	Warmup    string  // the warmed-up policy every run starts from
+	Dir  string
+	Task string
+	// Difficulty is the task's difficulty settings ("": its defaults), as
+	// the runs' configuration gives it.
+	Difficulty string
+	Methods    []string // in the order rows and legends use
+	Seeds      []uint64
+	Steps      int     // configured steps per run
+	Threshold  float64 // the reward the moving mean must reach
+	Window     int     // the moving mean's window, in steps
+	Warmup     string  // the warmed-up policy every run starts from
 	// Warmups are the warm-ups of a comparison that made several (each
 	// with its own calibration, in Calibrations); nil with one.
 	Warmups []run.ManifestWarmup
@@ -145,12 +148,13 @@ func LoadCompare(dir string) (*Comparison, error) {
 	}
 	if len(f.Train) > 0 {
 		var t struct {
-			Credit struct {
+			Difficulty string `json:"difficulty"`
+			Credit     struct {
 				ScaleTo string `json:"scale_to"`
 			} `json:"credit"`
 		}
 		if err := json.Unmarshal(f.Train, &t); err == nil {
-			c.ScaleTo = t.Credit.ScaleTo
+			c.ScaleTo, c.Difficulty = t.Credit.ScaleTo, t.Difficulty
 		}
 	}
 	var errs []error
@@ -240,6 +244,9 @@ func (c *Comparison) fill() {
 		}
 		if c.Task == "" {
 			c.Task = r.Task
+		}
+		if c.Difficulty == "" {
+			c.Difficulty = r.Difficulty
 		}
 	}
 }

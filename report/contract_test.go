@@ -39,8 +39,9 @@ func requireAllSet(t *testing.T, v reflect.Value, path string) {
 }
 
 // TestRunRecordsRoundTrip: a run directory written the way rl writes it
-// (its Config as config.json, run.Log appends of every record type) reads
-// back through report with every field.
+// (its Config as config.json, run.Log appends of every record type:
+// metrics, samples, evaluations) reads back through report with every
+// field.
 func TestRunRecordsRoundTrip(t *testing.T) {
 	sample := run.Sample{
 		Step: 1, Index: 9, Prompt: "p", Response: "ab c", Tokens: []string{"ab", " c", ""},
@@ -52,6 +53,7 @@ func TestRunRecordsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	cfg := rl.DefaultConfig()
 	cfg.Task, cfg.Method, cfg.Steps, cfg.Seed = "sql", "span", 7, 42
+	cfg.Difficulty = "joins=0" // the page's introduction names it
 	if err := run.WriteJSON(filepath.Join(dir, run.ConfigFile), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -67,21 +69,30 @@ func TestRunRecordsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ml.Append(metrics...); err != nil {
+	// An evaluation's per-prompt scores: null where the reward does not
+	// apply (the retention columns follow prompts through them).
+	one, half := 1.0, 0.5
+	eval := run.EvalRecord{Step: 2, Greedy: map[string][]*float64{"call": {&one, nil, &half}}}
+	requireAllSet(t, reflect.ValueOf(eval), "run.EvalRecord")
+	el, err := run.OpenEvals(filepath.Join(dir, run.EvalsFile), 0)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sl.Append(sample); err != nil {
+	if err := errors.Join(ml.Append(metrics...), sl.Append(sample), el.Append(eval)); err != nil {
 		t.Fatal(err)
 	}
 	r, err := report.LoadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Task != cfg.Task || r.Method != cfg.Method || r.Steps != cfg.Steps || r.Seed != cfg.Seed || !r.Incomplete {
-		t.Errorf("config.json read as task %q method %q steps %d seed %d", r.Task, r.Method, r.Steps, r.Seed)
+	if r.Task != cfg.Task || r.Difficulty != cfg.Difficulty || r.Method != cfg.Method || r.Steps != cfg.Steps || r.Seed != cfg.Seed || !r.Incomplete {
+		t.Errorf("config.json read as task %q difficulty %q method %q steps %d seed %d", r.Task, r.Difficulty, r.Method, r.Steps, r.Seed)
 	}
 	if len(r.Samples) != 1 || !reflect.DeepEqual(r.Samples[0], sample) {
 		t.Errorf("sample read back as %+v\nwant %+v", r.Samples, sample)
+	}
+	if len(r.Evals) != 1 || !reflect.DeepEqual(r.Evals[0], eval) {
+		t.Errorf("evals.jsonl read back as %+v\nwant %+v", r.Evals, eval)
 	}
 	delete(metrics[0], "loss/kl") // NaN is written as null and reads back as absent
 	if len(r.Metrics) != 2 || !reflect.DeepEqual(r.Metrics[0], metrics[0]) || !reflect.DeepEqual(r.Metrics[1], metrics[1]) {
@@ -117,7 +128,7 @@ func TestManifestRoundTrip(t *testing.T) {
 		Threshold: 0.6, Window: 2, Warmup: "warmup",
 		Warmups:      []run.ManifestWarmup{{Index: 1, Dir: "warmup-1", Seed: 5}},
 		Runs:         []run.ManifestRun{{Method: "grpo", Seed: 3, Warmup: 1, Dir: "runs/grpo/seed-3"}, {Method: "span", Seed: 3, Warmup: 1, Dir: "runs/span/seed-3"}},
-		Train:        json.RawMessage(`{"steps":4}`),
+		Train:        json.RawMessage(`{"steps":4,"difficulty":"tools=3"}`),
 		WarmupConfig: json.RawMessage(`{"steps":9}`),
 		Baselines:    []string{"grpo"},
 	}
@@ -152,8 +163,11 @@ func TestManifestRoundTrip(t *testing.T) {
 			c.Runs[1].Dir == filepath.Join(dir, m.Runs[1].Dir) && c.Runs[1].Warmup == 1,
 	}
 	notShown := map[string]string{
-		"Train":        "settings a later compare into the folder is checked against; the runs' config.json hold them too",
+		"Train":        "settings a later compare into the folder is checked against; the runs' config.json hold them too (the report takes the difficulty and credit.scale_to from it)",
 		"WarmupConfig": "the same, for the warm-up",
+	}
+	if c.Difficulty != "tools=3" {
+		t.Errorf("the difficulty in compare.json's train settings read as %q", c.Difficulty)
 	}
 	for i := range reflect.TypeFor[run.Manifest]().NumField() {
 		name := reflect.TypeFor[run.Manifest]().Field(i).Name

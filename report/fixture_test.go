@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/run"
 )
 
 // The fixtures write run and compare directories the way rl and
@@ -87,8 +88,8 @@ func writeFixtureRun(t testing.TB, dir, method string, seed uint64, steps, logge
 	h := fnv.New64a()
 	h.Write([]byte(method))
 	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
-	speed := map[string]float64{"grpo": 0.04, "gdpo": 0.05, "span": 0.08, "mrtpo": 0.09}[method]
-	tokenLevel := method == "span" || method == "mrtpo"
+	speed := map[string]float64{"grpo": 0.04, "gdpo": 0.05, "span": 0.08, "mrtpo": 0.09, "p2t": 0.07, "saw+mrtpo": 0.085}[method]
+	tokenLevel := method != "grpo" && method != "gdpo"
 	var metrics []map[string]any
 	var samples []Sample
 	for s := range logged {
@@ -136,6 +137,34 @@ func writeFixtureRun(t testing.TB, dir, method string, seed uint64, steps, logge
 	}
 	writeLines(t, filepath.Join(dir, "metrics.jsonl"), metrics)
 	writeLines(t, filepath.Join(dir, "samples.jsonl"), samples)
+	writeLines(t, filepath.Join(dir, "evals.jsonl"), fixtureEvals(seed, h.Sum64(), speed, steps, logged))
+}
+
+// fixtureEvals are a run's evaluations on 16 test prompts every 10 steps
+// and at the end: each prompt passes a reward with the chance the reward's
+// training curve has reached (its own random stream, so the other files
+// stay as they were).
+func fixtureEvals(seed, stream uint64, speed float64, steps, logged int) []run.EvalRecord {
+	rng := rand.New(rand.NewPCG(seed, stream^0xe7a1))
+	var out []run.EvalRecord
+	for s := range logged {
+		if (s+1)%10 != 0 && s+1 != steps {
+			continue
+		}
+		e := run.EvalRecord{Step: s + 1, Greedy: map[string][]*float64{}}
+		for k, name := range []string{"format", "call"} {
+			p := math.Min(1, float64(s)*speed/float64(k+1)+0.1)
+			for range 16 {
+				v := 0.0
+				if rng.Float64() < p {
+					v = 1
+				}
+				e.Greedy[name] = append(e.Greedy[name], &v)
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // writeFixtureCompare writes a compare directory of the fixture methods
@@ -159,4 +188,33 @@ func writeFixtureCompare(t testing.TB, dir string, seeds []uint64, steps int) {
 		"task": "toolcall", "methods": fixtureMethods, "seeds": seeds, "steps": steps,
 		"threshold": 0.8, "window": 5, "warmup": "warmup", "runs": runs,
 	})
+}
+
+// writeFixtureWarmups writes a compare directory of methods over warmups
+// warm-ups × seeds, each warm-up with its calibration (every reward
+// counted), the way `credo compare --warmups` lays it out: the widest
+// table the report makes.
+func writeFixtureWarmups(t testing.TB, dir string, methods []string, warmups int, seeds []uint64, steps int) {
+	t.Helper()
+	var ws []run.ManifestWarmup
+	var runs []run.ManifestRun
+	for w := 1; w <= warmups; w++ {
+		wd := fmt.Sprintf("warmup-%d", w)
+		ws = append(ws, run.ManifestWarmup{Index: w, Dir: wd, Seed: uint64(w)})
+		if err := os.MkdirAll(filepath.Join(dir, wd), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeJSONFile(t, filepath.Join(dir, wd, run.CalibrationFile), run.Calibration{Task: "toolcall", Prompts: 8, Group: 8,
+			Rewards: []run.RewardStart{{Reward: "format", Pass: 0.3, Groups: 8, Counted: true}, {Reward: "call", Pass: 0.1 + 0.02*float64(w), Groups: 8, Counted: true}},
+			Eval:    map[string]float64{"format": 0.5, "call": 0.2}})
+		for _, m := range methods {
+			for _, s := range seeds {
+				rel := filepath.Join("runs", wd, m, fmt.Sprintf("seed-%d", s))
+				writeFixtureRun(t, filepath.Join(dir, rel), m, s+uint64(100*w), steps, steps)
+				runs = append(runs, run.ManifestRun{Method: m, Seed: s, Warmup: w, Dir: rel})
+			}
+		}
+	}
+	writeJSONFile(t, filepath.Join(dir, run.ManifestFile), run.Manifest{Task: "toolcall", Methods: methods, Seeds: seeds, Steps: steps,
+		Threshold: 0.8, Window: 5, Warmups: ws, Runs: runs, Baselines: []string{"grpo", "gdpo"}, Train: []byte(`{"difficulty":"tools=3"}`)})
 }

@@ -69,3 +69,29 @@ func FuzzRenderSamples(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseEvals: any evals file either fails to parse with an error or
+// gives evaluations in increasing step order whose retention counts are
+// consistent (never more regressions than passes).
+func FuzzParseEvals(f *testing.F) {
+	f.Add([]byte(handEvals))
+	f.Add([]byte(`{"step":1,"greedy":{"a":[1,null,0.5],"b":[]}}` + "\n" + `{"step":4,"greedy":{"a":[0],"c":[1,1]}}`))
+	f.Add([]byte(`{"step":3,"greedy":null}` + "\n" + `{"step":2}`))
+	f.Add([]byte(`{"step":0,"greedy":{"":[1e308,-1e308]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		evals, err := ParseEvals(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		for i := 1; i < len(evals); i++ {
+			if evals[i].Step <= evals[i-1].Step {
+				t.Fatalf("steps %d then %d", evals[i-1].Step, evals[i].Step)
+			}
+		}
+		r := RetentionOf(evals)
+		if r.Regressed < 0 || r.Regressed > r.Passed || r.Runs > 1 {
+			t.Fatalf("retention %+v", r)
+		}
+		_ = retentionCell(r)
+	})
+}

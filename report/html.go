@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,15 +26,18 @@ var pageTemplate = template.Must(template.New("report").Parse(pageSource))
 type page struct {
 	Title      string
 	Task       string
+	Intro      []string // what the task is and what a good result looks like
 	Warmup     string
 	Methods    []methodView
 	Seeds      string
+	Warmups    int
 	Steps      int
-	Threshold  string
-	Window     int
+	Criterion  string // what "steps to …" counts
 	Runs       int
 	Incomplete []string
 	Table      tableView
+	PerMethod  tableView // length and retention
+	Summary    []string
 	Rewards    []rewardView
 	Diag       tableView
 	Rollouts   []rolloutView
@@ -41,13 +45,27 @@ type page struct {
 
 type methodView struct {
 	Name, Color string
+	Swatch      template.HTML // the method's line as the charts draw it
 	Runs        int
 }
 
 type tableView struct {
 	Header []string
-	Body   [][]string
+	Rows   []rowView
 	Notes  []string
+}
+
+type rowView struct {
+	Cells    []string
+	Headline bool // a method's mean over the counted rewards
+}
+
+func viewOf(g grid) tableView {
+	t := tableView{Header: g.header, Notes: g.notes}
+	for i, cells := range g.body {
+		t.Rows = append(t.Rows, rowView{Cells: cells, Headline: i < len(g.headline) && g.headline[i]})
+	}
+	return t
 }
 
 type rewardView struct {
@@ -87,7 +105,7 @@ func Render(w io.Writer, c *Comparison) error {
 }
 
 func buildPage(c *Comparison) page {
-	p := page{Task: c.Task, Warmup: c.Warmup, Steps: c.Steps, Threshold: num(c.Threshold, -1), Window: c.Window, Runs: len(c.Runs)}
+	p := page{Task: c.Task, Warmup: c.Warmup, Steps: c.Steps, Runs: len(c.Runs), Warmups: len(c.Warmups)}
 	p.Title = "credo report: " + c.Task
 	var seeds []string
 	for _, s := range c.Seeds {
@@ -95,7 +113,7 @@ func buildPage(c *Comparison) page {
 	}
 	p.Seeds = strings.Join(seeds, ", ")
 	for i, m := range c.Methods {
-		p.Methods = append(p.Methods, methodView{Name: m, Color: methodColor(i), Runs: len(c.MethodRuns(m))})
+		p.Methods = append(p.Methods, methodView{Name: m, Color: methodColor(i), Swatch: swatch(i), Runs: len(c.MethodRuns(m))})
 	}
 	for _, r := range c.Runs {
 		if r.Incomplete {
@@ -103,42 +121,54 @@ func buildPage(c *Comparison) page {
 		}
 	}
 	rows := Table(c)
-	g := makeGrid(rows)
-	p.Table = tableView{g.header, g.body, g.notes}
+	p.Table, p.PerMethod, p.Summary = viewOf(fullGrid(rows)), viewOf(methodGrid(rows)), Summary(rows)
+	p.Intro = intro(c)
+	p.Criterion = criterion(c, layoutOf(rows))
 	for _, k := range c.Rewards() {
-		rv := rewardView{Name: k}
-		curve := chart{Title: fmt.Sprintf("%s: training reward, moving mean over %d steps", k, c.Window),
-			HLine: c.Threshold, HLabel: "threshold", YMin: 0, YMax: 1}
-		conc := chart{Title: k + ": concentration (share of tokens holding 80% of q)", HLine: math.NaN(), YMin: 0, YMax: 1}
-		loc := chart{Title: k + ": localization (1 = none)", HLine: 1, HLabel: "none", YMin: 0, YMax: math.NaN()}
-		for i, m := range c.Methods {
-			runs := c.MethodRuns(m)
-			curve.Series = append(curve.Series, band(m, methodColor(i), runs, func(r *Run) []float64 {
-				return MovingMean(r.Series(run.RewardKey(k, "mean")), c.Window)
-			}))
-			if s := band(m, methodColor(i), runs, func(r *Run) []float64 { return r.Series("credit/concentration/" + k) }); hasValue(s.Y) {
-				conc.Series = append(conc.Series, s)
-			}
-			if s := band(m, methodColor(i), runs, func(r *Run) []float64 { return r.Series("credit/localization/" + k) }); hasValue(s.Y) {
-				loc.Series = append(loc.Series, s)
-			}
-		}
-		rv.Curve = curve.svg()
-		if len(conc.Series)+len(loc.Series) > 0 {
-			rv.HasCredit = true
-			rv.Conc, rv.Loc = conc.svg(), loc.svg()
-		}
-		p.Rewards = append(p.Rewards, rv)
+		p.Rewards = append(p.Rewards, rewardCharts(c, k, rows))
 	}
 	p.Diag = diagTable(c)
 	p.Rollouts = pick(c)
 	return p
 }
 
-// band is method m's series over its runs: at each step the mean of the
+// rewardCharts are reward k's training curve, with its criterion as the
+// reference line, and its credit diagnostics.
+func rewardCharts(c *Comparison, k string, rows []Row) rewardView {
+	rv := rewardView{Name: k}
+	line, label := c.Threshold, "threshold"
+	if i := slices.IndexFunc(rows, func(r Row) bool { return r.Reward == k && !r.Headline && !math.IsNaN(r.Start) }); i >= 0 {
+		line, label = rows[i].Threshold, "½ gap"
+	}
+	curve := chart{Title: fmt.Sprintf("%s: training reward, moving mean over %d steps", k, c.Window),
+		HLine: line, HLabel: label, YMin: 0, YMax: 1}
+	conc := chart{Title: k + ": concentration (share of tokens holding 80% of q)", HLine: math.NaN(), YMin: 0, YMax: 1}
+	loc := chart{Title: k + ": localization (1 = none)", HLine: 1, HLabel: "none", YMin: 0, YMax: math.NaN()}
+	for i, m := range c.Methods {
+		runs := c.MethodRuns(m)
+		curve.Series = append(curve.Series, band(m, i, runs, func(r *Run) []float64 {
+			return MovingMean(r.Series(run.RewardKey(k, "mean")), c.Window)
+		}))
+		if s := band(m, i, runs, func(r *Run) []float64 { return r.Series("credit/concentration/" + k) }); hasValue(s.Y) {
+			conc.Series = append(conc.Series, s)
+		}
+		if s := band(m, i, runs, func(r *Run) []float64 { return r.Series("credit/localization/" + k) }); hasValue(s.Y) {
+			loc.Series = append(loc.Series, s)
+		}
+	}
+	rv.Curve = curve.svg()
+	if len(conc.Series)+len(loc.Series) > 0 {
+		rv.HasCredit = true
+		rv.Conc, rv.Loc = conc.svg(), loc.svg()
+	}
+	return rv
+}
+
+// band is method m's series over its runs (m is the i-th method, which
+// sets its colour and dash pattern): at each step the mean of the
 // runs' values, and (with two or more runs) their min and max.
-func band(m, color string, runs []*Run, f func(*Run) []float64) series {
-	s := series{Name: m, Color: color}
+func band(m string, i int, runs []*Run, f func(*Run) []float64) series {
+	s := series{Name: m, Color: methodColor(i), Dash: methodDash(i)}
 	var all [][]float64
 	n := 0
 	for _, r := range runs {
@@ -186,22 +216,22 @@ func hasValue(xs []float64) bool {
 // of the credit diagnostics (ALGORITHMS.md §5) and of the share of groups
 // without variance in that reward.
 func diagTable(c *Comparison) tableView {
-	t := tableView{Header: []string{"method", "reward", "concentration", "localization", "groups without variance", "pairs skipped (all rewards)"}}
+	g := grid{header: []string{"method", "reward", "concentration", "localization", "groups without variance", "pairs skipped (all rewards)"}}
 	for _, m := range c.Methods {
 		runs := c.MethodRuns(m)
 		skipped := percent(perRun(runs, "credit/skipped"))
 		for _, k := range c.Rewards() {
-			t.Body = append(t.Body, []string{m, k,
+			g.body = append(g.body, []string{m, k,
 				num(perRun(runs, "credit/concentration/"+k), 3),
 				num(perRun(runs, "credit/localization/"+k), 2),
 				percent(perRun(runs, run.RewardKey(k, "zero_var"))),
 				skipped})
 		}
 	}
-	t.Notes = []string{
+	g.notes = []string{
 		"concentration: the smallest share of a response's tokens holding 80% of its relevance q (lower is more concentrated).",
 		"localization: q's share on the tokens the verifier checked over those tokens' share of the response; 1 means no localization.",
 		"Means over logged steps, then over seeds; — where a method computes no relevance.",
 	}
-	return t
+	return viewOf(g)
 }

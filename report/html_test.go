@@ -28,7 +28,10 @@ func TestWriteCompare(t *testing.T) {
 		t.Errorf("report is %d bytes, want under 2 MB for 4 methods × 3 seeds × 30 steps", len(page))
 	}
 	for _, want := range []string{
-		"<h2 id=\"table\">Comparison</h2>", "<th>steps to 0.80</th>", "<th>final eval (greedy)</th>", "<th>ΔAUC vs grpo [95% CI]</th>", "<th>ΔAUC vs gdpo [95% CI]</th>",
+		"<h2 id=\"table\">Comparison</h2>", "<th>steps to 0.80</th>", "<th>final eval (greedy)</th>", "<th>ΔAUC vs grpo [95% CI] sign-flip p</th>", "<th>ΔAUC vs gdpo [95% CI] sign-flip p</th>",
+		"Tool calling: the prompt offers", "What a good result looks like", "<dt>criterion</dt><dd>steps to 0.80: the first step at which a reward&#39;s moving mean over 5 steps reaches 0.80</dd>",
+		`<div class="scroll" id="table-box">`, "Length and retention", "<th>regressed while another reward rose</th>", "What the runs show:", `class="headline"`,
+		`stroke-dasharray="7 3"`, `<svg class="sw"`,
 		"Reward curves", "format: training reward, moving mean over 5 steps", "call: localization (1 = none)",
 		"Credit diagnostics", "Token heatmaps", "q · format", "A · final", "response-level method: no relevance",
 		`argument &#34;from&#34; missing`, "seed 1 · step 30",
@@ -36,6 +39,9 @@ func TestWriteCompare(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q", want)
 		}
+	}
+	if strings.Contains(s, "<dt>threshold</dt>") {
+		t.Error("the page names a threshold line besides the criterion the table uses")
 	}
 	for _, m := range fixtureMethods {
 		if strings.Count(s, `<td>`+m+`</td>`) < 2 {

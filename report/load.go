@@ -32,10 +32,11 @@ type Verdict = run.Verdict
 
 // Run is one training run directory.
 type Run struct {
-	Dir    string
-	Task   string
-	Method string
-	Seed   uint64
+	Dir        string
+	Task       string
+	Difficulty string // the task's difficulty settings (config.json; "": its defaults)
+	Method     string
+	Seed       uint64
 	// Warmup is the index (1 …) of the run's warm-up in a comparison with
 	// several (run.ManifestRun.Warmup); 0 with one.
 	Warmup int
@@ -44,19 +45,26 @@ type Run struct {
 	// line is nil.
 	Metrics []Step
 	Samples []Sample
+	// Evals are the run's evaluations with each test prompt's greedy
+	// score (evals.jsonl), in file order; nil for a run written before the
+	// file existed.
+	Evals []run.EvalRecord
 	// Incomplete says the run logged fewer steps than configured (it was
 	// stopped, or is still going); its numbers use the steps it has.
 	Incomplete bool
 }
 
 // LoadRun reads a run directory: config.json and metrics.jsonl are
-// required, samples.jsonl is optional.
+// required, samples.jsonl and evals.jsonl are optional.
 func LoadRun(dir string) (*Run, error) {
-	var cfg run.Info
+	var cfg struct {
+		run.Info
+		Difficulty string `json:"difficulty"`
+	}
 	if err := run.ReadJSON(filepath.Join(dir, run.ConfigFile), &cfg); err != nil {
 		return nil, fmt.Errorf("run %s: %w", dir, err)
 	}
-	r := &Run{Dir: dir, Task: cfg.Task, Method: cfg.Method, Seed: cfg.Seed, Steps: cfg.Steps}
+	r := &Run{Dir: dir, Task: cfg.Task, Difficulty: cfg.Difficulty, Method: cfg.Method, Seed: cfg.Seed, Steps: cfg.Steps}
 	f, err := os.Open(filepath.Join(dir, run.MetricsFile))
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", dir, err)
@@ -66,17 +74,11 @@ func LoadRun(dir string) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %s: %w", dir, run.MetricsFile, err)
 	}
-	f, err = os.Open(filepath.Join(dir, run.SamplesFile))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("run %s: %w", dir, err)
-	default:
-		r.Samples, err = ParseSamples(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("run %s: %s: %w", dir, run.SamplesFile, err)
-		}
+	if r.Samples, err = loadOptional(filepath.Join(dir, run.SamplesFile), ParseSamples); err != nil {
+		return nil, fmt.Errorf("run %s: %s: %w", dir, run.SamplesFile, err)
+	}
+	if r.Evals, err = loadOptional(filepath.Join(dir, run.EvalsFile), ParseEvals); err != nil {
+		return nil, fmt.Errorf("run %s: %s: %w", dir, run.EvalsFile, err)
 	}
 	// The trainer numbers steps from 1 (as checkpoints and the progress bar
 	// do); runs written before it did start at 0. Metrics[i] holds step
@@ -125,6 +127,44 @@ func ParseSamples(r io.Reader) ([]Sample, error) {
 		return nil
 	})
 	return out, err
+}
+
+// loadOptional parses the file at path, or gives nil when there is none.
+func loadOptional[T any](path string, parse func(io.Reader) ([]T, error)) ([]T, error) {
+	f, err := os.Open(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	defer f.Close()
+	return parse(f)
+}
+
+// ParseEvals reads evals.jsonl: one run.EvalRecord per line, steps
+// increasing (as rl writes them), no step negative.
+func ParseEvals(r io.Reader) ([]run.EvalRecord, error) {
+	var out []run.EvalRecord
+	err := run.ScanLines(r, func(_ int, line []byte) error {
+		var e run.EvalRecord
+		if err := json.Unmarshal(line, &e); err != nil {
+			return err
+		}
+		if e.Step < 0 || len(out) > 0 && e.Step <= out[len(out)-1].Step {
+			return fmt.Errorf("evaluation at step %d after step %d: want steps increasing from 0", e.Step, lastStep(out))
+		}
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+func lastStep(es []run.EvalRecord) int {
+	if len(es) == 0 {
+		return -1
+	}
+	return es[len(es)-1].Step
 }
 
 // Series is the value of key at every logged step, NaN where absent.

@@ -14,10 +14,34 @@ var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#
 
 func methodColor(i int) string { return palette[i%len(palette)] }
 
+// dashes are the methods' line patterns (SVG stroke-dasharray), one per
+// method beside its colour, so lines that coincide (GRPO and GDPO often
+// do) still show both: a dashed line over a solid one leaves gaps.
+var dashes = []string{"", "7 3", "2 2.5", "10 3 2 3", "4 4", "1.5 4", "14 3", "6 2 2 2 2 2"}
+
+// methodDash is the i-th method's pattern; methods past the patterns'
+// count (more than 8) reuse them with another colour.
+func methodDash(i int) string { return dashes[i%len(dashes)] }
+
+// swatch is the i-th method's line for a legend: its colour and dash.
+func swatch(i int) template.HTML {
+	return template.HTML(fmt.Sprintf(`<svg class="sw" width="30" height="8" aria-hidden="true"><line x1="0" y1="4" x2="30" y2="4" stroke="%s" stroke-width="2.2"%s/></svg>`,
+		methodColor(i), dashAttr(methodDash(i)))) // our own colour and numbers
+}
+
+// dashAttr is the stroke-dasharray attribute of pattern d ("" for none).
+func dashAttr(d string) string {
+	if d == "" {
+		return ""
+	}
+	return ` stroke-dasharray="` + d + `"`
+}
+
 // series is one line of a chart with an optional band around it.
 type series struct {
 	Name   string
 	Color  string
+	Dash   string    // stroke-dasharray of the line ("": solid)
 	Y      []float64 // Y[s] at step s+1; NaN is a gap
 	Lo, Hi []float64 // the band (nil: none)
 }
@@ -126,7 +150,7 @@ func (c chart) svg() template.HTML {
 			if len(seg) == 1 { // a lone point: draw it, a path of one point is invisible
 				fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s" fill="%s"/>`, f1(X(float64(seg[0]+1))), f1(Y(s.Y[seg[0]])), pointRadius, s.Color)
 			}
-			fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="%s" stroke-width="%s"/>`, d.String(), s.Color, lineWidth)
+			fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="%s" stroke-width="%s"%s/>`, d.String(), s.Color, lineWidth, dashAttr(s.Dash))
 		}
 	}
 	if points <= maxHoverPoints {

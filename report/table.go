@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -9,21 +8,21 @@ import (
 	"github.com/credo-rl/credo/run"
 )
 
-// bootstrapIters and bootstrapSeed fix the intervals: a report is the same
-// every time it is made.
-const (
-	bootstrapIters = 10000
-	bootstrapSeed  = 1
-)
-
-// Row is one (method, reward) line of the comparison table. A value that
-// no run logged is NaN.
+// Row is one (method, reward) line of the comparison table, or a
+// method's headline line (Headline: its mean over the counted rewards). A
+// value that no run logged is NaN.
 type Row struct {
 	Method, Reward string
-	Runs           int // runs (seeds) of the method
-	Incomplete     int // of them, runs that logged fewer steps than configured
-	Threshold      float64
-	Window         int
+	// Headline marks the method's mean over the counted rewards: each
+	// run's AUC (and final evaluation) averaged over the rewards the
+	// calibration counts (Rewards lists them), then paired. It has no
+	// steps to threshold. Reward is HeadlineReward.
+	Headline   bool
+	Rewards    []string
+	Runs       int // runs (seeds) of the method
+	Incomplete int // of them, runs that logged fewer steps than configured
+	Threshold  float64
+	Window     int
 	// StepsToThreshold is the median over seeds of each seed's
 	// StepsToThreshold; a seed that never reaches the threshold counts as
 	// +Inf, so the median is +Inf when half or more never do.
@@ -38,10 +37,14 @@ type Row struct {
 	// each run's mean over steps of response/length, time/step and
 	// credit/overhead (per method: the same on each of its rewards).
 	Length, SecondsPerStep, CreditOverhead float64
+	// Retention is the method's regressions on test prompts while another
+	// reward rose, pooled over its runs' evals.jsonl (the same on each of
+	// its rows).
+	Retention Retention
 	// Baselines are the comparison's baselines in column order
-	// (Comparison.Baselines); VsBaseline maps each of them in the table to this row's
-	// StepsToThreshold divided by the baseline's on the same reward (see
-	// Ratio).
+	// (Comparison.Baselines); VsBaseline maps each of them in the table to
+	// this row's StepsToThreshold divided by the baseline's on the same
+	// reward (see Ratio).
 	Baselines  []string
 	VsBaseline map[string]float64
 
@@ -63,86 +66,178 @@ type Row struct {
 	// each run's AUC and final greedy evaluation by its Unit, for pairing.
 	AUC         float64
 	AUCs, Evals map[Unit]float64
-	// DeltaAUC and DeltaEval map each baseline to the paired bootstrap 95%
-	// interval of this row's AUC (final evaluation) minus the baseline's,
-	// over the seeds both ran.
-	DeltaAUC, DeltaEval map[string]stats.Interval
+	// DeltaAUC and DeltaEval map each baseline to the paired comparison
+	// (stats.Compare) of this row's AUC (final evaluation) minus the
+	// baseline's over the units both ran: with several warm-ups each
+	// warm-up's mean difference is a unit, with one each run (seed).
+	DeltaAUC, DeltaEval map[string]stats.Paired
+	// Family is the Holm family of the row's ΔAUC cells (FamilyHeadline,
+	// FamilyReward; "" for a reward the verdict does not count). Marked[b]
+	// says DeltaAUC[b] passed Holm's correction at 0.05 within it, and
+	// Adjusted[b] is its Holm-adjusted t-test p-value.
+	Family   string
+	Marked   map[string]bool
+	Adjusted map[string]float64
 	// AbsAdv is the mean over runs and steps of the batch's mean |A| over
 	// response tokens (adv/abs_mean): the step size the method trained at.
 	AbsAdv float64
 }
 
+// HeadlineReward is the reward column of a headline row.
+const HeadlineReward = "mean"
+
+// methodStats are the figures every row of a method shares.
+type methodStats struct {
+	runs                      []*Run
+	length, sps, over, absAdv float64
+	incomplete                int
+	retention                 Retention
+}
+
+func statsOf(runs []*Run) methodStats {
+	m := methodStats{runs: runs, length: perRun(runs, run.KeyResponseLength), sps: perRun(runs, run.KeyTimeStep),
+		over: perRun(runs, run.KeyCreditOverhead), absAdv: perRun(runs, run.KeyAbsAdvantage), retention: methodRetention(runs)}
+	for _, r := range runs {
+		if r.Incomplete {
+			m.incomplete++
+		}
+	}
+	return m
+}
+
 // Table computes one Row per (method, reward), in method order then
-// reward order.
+// reward order, each method's rows followed by its headline row when two
+// or more rewards are counted; then each row's paired differences against
+// each baseline (on the same reward, or headline against headline) and
+// their Holm marks (markFamilies).
 func Table(c *Comparison) []Row {
 	var rows []Row
 	rewards := c.Rewards()
 	for _, m := range c.Methods {
-		runs := c.MethodRuns(m)
-		length, sps, over := perRun(runs, run.KeyResponseLength), perRun(runs, run.KeyTimeStep), perRun(runs, run.KeyCreditOverhead)
-		absAdv := perRun(runs, run.KeyAbsAdvantage)
-		incomplete := 0
-		for _, r := range runs {
-			if r.Incomplete {
-				incomplete++
+		ms := statsOf(c.MethodRuns(m))
+		var counted []Row
+		for _, k := range rewards {
+			row := c.rewardRow(m, k, ms)
+			rows = append(rows, row)
+			if row.Counted {
+				counted = append(counted, row)
 			}
 		}
-		for _, k := range rewards {
-			row := Row{Method: m, Reward: k, Runs: len(runs), Incomplete: incomplete,
-				Threshold: c.Threshold, Window: c.Window, Length: length, SecondsPerStep: sps, CreditOverhead: over,
-				Counted: true, Start: math.NaN(), StartEval: math.NaN(), AbsAdv: absAdv,
-				AUCs: map[Unit]float64{}, Evals: map[Unit]float64{}}
-			if cal := c.Calibration; cal != nil {
-				if st, ok := c.start(k); ok {
-					row.Start, row.Counted, row.Why = st.Pass, st.Counted, st.Why
-					row.Threshold = st.Pass + (1-st.Pass)/2
-				}
-				if e, ok := cal.Eval[k]; ok {
-					row.StartEval = e
-				}
-			}
-			steps := make([]float64, len(runs))
-			var evals, aucs []float64
-			for i, r := range runs {
-				curve := r.Series(run.RewardKey(k, "mean"))
-				steps[i] = StepsToThreshold(curve, c.threshold(r, k, row.Threshold), c.Window)
-				if !math.IsInf(steps[i], 1) {
-					row.Reached++
-				}
-				if a := stats.AUC(curve); !math.IsNaN(a) {
-					row.AUCs[r.Unit()] = a
-					aucs = append(aucs, a)
-				}
-				if e, ok := last(r.Series(run.EvalKey("greedy", k))); ok {
-					evals = append(evals, e)
-					row.Evals[r.Unit()] = e
-				}
-			}
-			row.StepsToThreshold = Median(steps)
-			row.EvalRuns = len(evals)
-			row.FinalEval, row.FinalEvalStd = stats.MeanStd(evals)
-			row.AUC = stats.Mean(aucs)
-			rows = append(rows, row)
+		if len(counted) >= 2 {
+			rows = append(rows, headlineRow(counted, ms))
 		}
 	}
+	unit := c.unit()
 	for i := range rows {
 		rows[i].Baselines = c.baselines()
 		for _, b := range rows[i].Baselines {
-			j := slices.IndexFunc(rows, func(r Row) bool { return r.Method == b && r.Reward == rows[i].Reward })
+			j := slices.IndexFunc(rows, func(r Row) bool {
+				return r.Method == b && r.Reward == rows[i].Reward && r.Headline == rows[i].Headline
+			})
 			if j < 0 {
 				continue
 			}
 			if rows[i].VsBaseline == nil {
 				rows[i].VsBaseline = map[string]float64{}
-				rows[i].DeltaAUC = map[string]stats.Interval{}
-				rows[i].DeltaEval = map[string]stats.Interval{}
+				rows[i].DeltaAUC = map[string]stats.Paired{}
+				rows[i].DeltaEval = map[string]stats.Paired{}
 			}
 			rows[i].VsBaseline[b] = Ratio(rows[i].StepsToThreshold, rows[j].StepsToThreshold)
-			rows[i].DeltaAUC[b] = paired(rows[i].AUCs, rows[j].AUCs)
-			rows[i].DeltaEval[b] = paired(rows[i].Evals, rows[j].Evals)
+			rows[i].DeltaAUC[b] = paired(rows[i].AUCs, rows[j].AUCs, unit)
+			rows[i].DeltaEval[b] = paired(rows[i].Evals, rows[j].Evals, unit)
 		}
 	}
+	markFamilies(rows)
 	return rows
+}
+
+// rewardRow is method m's row on reward k.
+func (c *Comparison) rewardRow(m, k string, ms methodStats) Row {
+	row := Row{Method: m, Reward: k, Runs: len(ms.runs), Incomplete: ms.incomplete,
+		Threshold: c.Threshold, Window: c.Window, Length: ms.length, SecondsPerStep: ms.sps, CreditOverhead: ms.over,
+		Retention: ms.retention, Counted: true, Start: math.NaN(), StartEval: math.NaN(), AbsAdv: ms.absAdv,
+		AUCs: map[Unit]float64{}, Evals: map[Unit]float64{}}
+	if cal := c.Calibration; cal != nil {
+		if st, ok := c.start(k); ok {
+			row.Start, row.Counted, row.Why = st.Pass, st.Counted, st.Why
+			row.Threshold = st.Pass + (1-st.Pass)/2
+		}
+		if e, ok := cal.Eval[k]; ok {
+			row.StartEval = e
+		}
+	}
+	steps := make([]float64, len(ms.runs))
+	var evals, aucs []float64
+	for i, r := range ms.runs {
+		curve := r.Series(run.RewardKey(k, "mean"))
+		steps[i] = StepsToThreshold(curve, c.threshold(r, k, row.Threshold), c.Window)
+		if !math.IsInf(steps[i], 1) {
+			row.Reached++
+		}
+		if a := stats.AUC(curve); !math.IsNaN(a) {
+			row.AUCs[r.Unit()] = a
+			aucs = append(aucs, a)
+		}
+		if e, ok := last(r.Series(run.EvalKey("greedy", k))); ok {
+			evals = append(evals, e)
+			row.Evals[r.Unit()] = e
+		}
+	}
+	row.StepsToThreshold = Median(steps)
+	row.EvalRuns = len(evals)
+	row.FinalEval, row.FinalEvalStd = stats.MeanStd(evals)
+	row.AUC = stats.Mean(aucs)
+	return row
+}
+
+// headlineRow is a method's mean over its counted rows: per unit, the
+// mean of the rows' AUCs (final evaluations), where every counted reward
+// has one; start and the warm-up's evaluation are the rows' means.
+func headlineRow(counted []Row, ms methodStats) Row {
+	first := counted[0]
+	row := Row{Method: first.Method, Reward: HeadlineReward, Headline: true, Runs: first.Runs, Incomplete: first.Incomplete,
+		Threshold: math.NaN(), Window: first.Window, StepsToThreshold: math.NaN(), Length: ms.length, SecondsPerStep: ms.sps,
+		CreditOverhead: ms.over, Retention: ms.retention, Counted: true, AbsAdv: ms.absAdv,
+		AUCs:  meanOver(counted, func(r Row) map[Unit]float64 { return r.AUCs }),
+		Evals: meanOver(counted, func(r Row) map[Unit]float64 { return r.Evals })}
+	var starts, startEvals []float64
+	for _, r := range counted {
+		row.Rewards = append(row.Rewards, r.Reward)
+		starts, startEvals = append(starts, r.Start), append(startEvals, r.StartEval)
+	}
+	row.Start, row.StartEval = meanAll(starts), meanAll(startEvals)
+	row.AUC = stats.Mean(sortedValues(row.AUCs))
+	evals := sortedValues(row.Evals)
+	row.EvalRuns = len(evals)
+	row.FinalEval, row.FinalEvalStd = stats.MeanStd(evals)
+	return row
+}
+
+// meanAll is the mean of xs, NaN when any is NaN (a mean over some of the
+// counted rewards would not be the headline's).
+func meanAll(xs []float64) float64 {
+	if slices.ContainsFunc(xs, math.IsNaN) {
+		return math.NaN()
+	}
+	return stats.Mean(xs)
+}
+
+// meanOver is, for each unit every row has a value at, the mean of the
+// rows' values there.
+func meanOver(rows []Row, of func(Row) map[Unit]float64) map[Unit]float64 {
+	out := map[Unit]float64{}
+	for u := range of(rows[0]) {
+		sum, ok := 0.0, true
+		for _, r := range rows {
+			v, has := of(r)[u]
+			ok = ok && has
+			sum += v
+		}
+		if ok {
+			out[u] = sum / float64(len(rows))
+		}
+	}
+	return out
 }
 
 // Unit is what a comparison pairs runs by: the warm-up they start from
@@ -165,33 +260,6 @@ func (c *Comparison) threshold(r *Run, k string, def float64) float64 {
 		}
 	}
 	return def
-}
-
-// pairedDiffs are a[u] − b[u] over the units u both have, in unit order.
-func pairedDiffs(a, b map[Unit]float64) []float64 {
-	units := make([]Unit, 0, len(a))
-	for u := range a {
-		if _, ok := b[u]; ok {
-			units = append(units, u)
-		}
-	}
-	slices.SortFunc(units, func(x, y Unit) int {
-		if x.Warmup != y.Warmup {
-			return x.Warmup - y.Warmup
-		}
-		return cmp.Compare(x.Seed, y.Seed)
-	})
-	d := make([]float64, len(units))
-	for i, u := range units {
-		d[i] = a[u] - b[u]
-	}
-	return d
-}
-
-// paired is the bootstrap interval of the mean of a[u] − b[u] over the
-// units both have.
-func paired(a, b map[Unit]float64) stats.Interval {
-	return stats.Bootstrap(pairedDiffs(a, b), bootstrapIters, bootstrapSeed)
 }
 
 // MovingMean is the trailing moving mean of xs over window steps:

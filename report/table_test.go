@@ -149,14 +149,22 @@ func TestTable(t *testing.T) {
 		}),
 	}
 	rows := Table(c)
+	// Both rewards are counted (no calibration), so each method's rows are
+	// followed by its headline row, the mean over a and b.
 	want := []Row{
 		{Method: "grpo", Reward: "a", Runs: 2, StepsToThreshold: inf, Reached: 1, FinalEval: 0.5, FinalEvalStd: math.Sqrt(0.08), EvalRuns: 2,
 			Length: 37.5, SecondsPerStep: 2, CreditOverhead: 0},
 		{Method: "grpo", Reward: "b", Runs: 2, StepsToThreshold: 1, Reached: 2, FinalEval: 1, FinalEvalStd: 0, EvalRuns: 2,
 			Length: 37.5, SecondsPerStep: 2, CreditOverhead: 0},
+		// grpo's runs' means over a and b: evaluations (0.7+1)/2 and (0.3+1)/2.
+		{Method: "grpo", Reward: HeadlineReward, Runs: 2, StepsToThreshold: nan, FinalEval: 0.75, FinalEvalStd: math.Sqrt(0.02), EvalRuns: 2,
+			Length: 37.5, SecondsPerStep: 2, CreditOverhead: 0},
 		{Method: "span", Reward: "a", Runs: 2, Incomplete: 2, StepsToThreshold: 2.5, Reached: 2, FinalEval: 0.9, FinalEvalStd: 0, EvalRuns: 1,
 			Length: 10, SecondsPerStep: 3, CreditOverhead: 0.2},
 		{Method: "span", Reward: "b", Runs: 2, Incomplete: 2, StepsToThreshold: inf, Reached: 0, FinalEval: 0.4, FinalEvalStd: 0, EvalRuns: 1,
+			Length: 10, SecondsPerStep: 3, CreditOverhead: 0.2},
+		// Only span's seed 1 has both rewards (seed 2 never logged b).
+		{Method: "span", Reward: HeadlineReward, Runs: 2, Incomplete: 2, StepsToThreshold: nan, FinalEval: 0.65, FinalEvalStd: 0, EvalRuns: 1,
 			Length: 10, SecondsPerStep: 3, CreditOverhead: 0.2},
 	}
 	if len(rows) != len(want) {
@@ -164,7 +172,7 @@ func TestTable(t *testing.T) {
 	}
 	for i, w := range want {
 		g := rows[i]
-		if g.Method != w.Method || g.Reward != w.Reward || g.Runs != w.Runs || g.Incomplete != w.Incomplete || g.Reached != w.Reached || g.EvalRuns != w.EvalRuns {
+		if g.Method != w.Method || g.Reward != w.Reward || g.Headline != (w.Reward == HeadlineReward) || g.Runs != w.Runs || g.Incomplete != w.Incomplete || g.Reached != w.Reached || g.EvalRuns != w.EvalRuns {
 			t.Errorf("row %d: got %+v\nwant %+v", i, g, w)
 		}
 		for _, f := range []struct {
@@ -180,10 +188,10 @@ func TestTable(t *testing.T) {
 		}
 	}
 	// Ratios against grpo: a: 2.5/∞ = 0 (only span reached), b: ∞/1 = ∞.
-	if r := rows[2].VsBaseline["grpo"]; r != 0 {
+	if r := rows[3].VsBaseline["grpo"]; r != 0 {
 		t.Errorf("span/a ÷ grpo = %v, want 0", r)
 	}
-	if r := rows[3].VsBaseline["grpo"]; !math.IsInf(r, 1) {
+	if r := rows[4].VsBaseline["grpo"]; !math.IsInf(r, 1) {
 		t.Errorf("span/b ÷ grpo = %v, want +Inf", r)
 	}
 	if r := rows[1].VsBaseline["grpo"]; r != 1 {
@@ -195,32 +203,63 @@ func TestTable(t *testing.T) {
 
 	// AUC: the mean of each seed's mean reward over its steps. span/a: seed
 	// 1 (0.8+0.8+1)/3, seed 2 (0+0.2+0.9+0.9)/4; grpo/a: 0.75 and 0.1. The
-	// paired differences are 0.1167 and 0.4: their mean 0.2583, and every
-	// bootstrap mean lies between them, so the interval excludes 0.
+	// paired differences are d = 2.6/3 − 0.75 = 0.1167 and 0.4 (one warm-up:
+	// the unit is the run, n = 2). Worked by hand for the Student-t interval
+	// (this test pinned the percentile bootstrap's [0.117, 0.400] before
+	// issue 28 replaced it): mean 0.25833, s/√n = |d₁ − d₂|/2 = 0.14167,
+	// t_{0.975,1} = tan(0.475π) = 12.7062, so the interval is
+	// 0.25833 ± 1.80005 = [−1.54171, +2.05838], and it includes 0; the
+	// t-test's p = 1 − (2/π)·atan(0.25833/0.14167) = 0.31933; the sign-flip
+	// p is 2/4 (both differences positive: the observed pattern and its
+	// mirror are the most extreme of the 4). Headline rows pair the runs'
+	// means over a and b: grpo 0.875 and 0.55 (AUC 0.7125), span only seed 1,
+	// (2.6/3 + 0.2)/2 = 0.5333, one unit: no interval.
 	for _, c := range []struct {
-		row       int
-		auc, dlt  float64
-		excludes0 bool
-	}{{0, 0.425, 0, false}, {2, (2.6/3 + 0.5) / 2, (2.6/3 - 0.75 + 0.4) / 2, true}} {
+		row            int
+		auc, dlt       float64
+		n              int
+		lo, hi, pt, ps float64
+	}{
+		{0, 0.425, nan, 0, nan, nan, nan, nan},
+		{2, 0.7125, nan, 0, nan, nan, nan, nan},
+		{3, (2.6/3 + 0.5) / 2, (2.6/3 - 0.75 + 0.4) / 2, 2, -1.5417123376247486, 2.058379004291415, 0.3193310587965338, 0.5},
+		{5, (2.6/3 + 0.2) / 2, (2.6/3+0.2)/2 - 0.875, 1, nan, nan, nan, 1},
+	} {
 		r := rows[c.row]
 		if !near(r.AUC, c.auc) {
 			t.Errorf("row %d AUC %v, want %v", c.row, r.AUC, c.auc)
 		}
-		d := r.DeltaAUC["grpo"]
-		if !near(d.Mean, c.dlt) || d.Excludes0() != c.excludes0 || d.N != 2 {
-			t.Errorf("row %d ΔAUC vs grpo %+v, want mean %v, excludes 0: %v", c.row, d, c.dlt, c.excludes0)
+		d, ok := r.DeltaAUC["grpo"]
+		if c.n == 0 { // grpo against itself: a zero-unit comparison no cell shows
+			if ok && d.N != 0 && r.Method != "grpo" {
+				t.Errorf("row %d ΔAUC %+v", c.row, d)
+			}
+			continue
 		}
-		if c.excludes0 && (d.Lo < 2.6/3-0.75-1e-9 || d.Hi > 0.4+1e-9) {
-			t.Errorf("row %d interval [%v, %v] outside the paired differences", c.row, d.Lo, d.Hi)
+		if d.Unit != "run" || d.N != c.n || !near(d.Mean, c.dlt) || !sameNear(d.Lo, c.lo) || !sameNear(d.Hi, c.hi) || !sameNear(d.PT, c.pt) || !sameNear(d.Sign.P, c.ps) || r.Marked["grpo"] {
+			t.Errorf("row %d ΔAUC vs grpo %+v, want n %d mean %v [%v, %v] p_t %v sign-flip p %v, unmarked", c.row, d, c.n, c.dlt, c.lo, c.hi, c.pt, c.ps)
 		}
+	}
+	// Families: the headline rows' one comparison has a single unit, so
+	// m = 0 there; per reward, only span/a − grpo has two: m = 1.
+	if n := len(familyTests(rows, FamilyHeadline)); n != 0 {
+		t.Errorf("headline family of %d tests, want 0", n)
+	}
+	if ts := familyTests(rows, FamilyReward); len(ts) != 1 || ts[0].row != 3 {
+		t.Errorf("per-reward family %v, want span/a − grpo only", ts)
 	}
 	md := Markdown(rows)
 	for _, s := range []string{
-		"| method | reward | start | AUC | ΔAUC vs grpo [95% CI] | steps to 0.80 | final eval (greedy) | mean \\|A\\| | s/step | credit overhead |",
-		"| grpo | a | — | 0.425 | — | not reached (1/2) | 0.500 ± 0.283 | — | 2.00 | 0.0% |",
-		"| grpo | b | — | 1.000 | — | 1 (2/2) | 1.000 ± 0.000 | — | 2.00 | 0.0% |",
-		"| span† | a | — | 0.683 | +0.258 [+0.117, +0.400]* | 2.5 (2/2) | 0.900 ± 0.000 (1/2) | — | 3.00 | 20.0% |",
-		"| span† | b | — | 0.200 | -0.800 | not reached (0/2) |",
+		"| method | reward | start | AUC | ΔAUC vs grpo [95% CI] sign-flip p | steps to 0.80 | steps ÷ grpo | final eval (greedy) | mean \\|A\\| | s/step | credit overhead |",
+		"| grpo | a | — | 0.425 | — | not reached (1/2) | — | 0.500 ± 0.283 | — | 2.00 | 0.0% |",
+		"| grpo | b | — | 1.000 | — | 1 (2/2) | — | 1.000 ± 0.000 | — | 2.00 | 0.0% |",
+		"| grpo | mean of 2 counted | — | 0.713 | — | — | — | 0.750 ± 0.141 | — | 2.00 | 0.0% |",
+		"| span† | a | — | 0.683 | +0.258 [-1.542, +2.058] p=0.5 | 2.5 (2/2) | 0.00× | 0.900 (1/2) | — | 3.00 | 20.0% |",
+		"| span† | b | — | 0.200 | -0.800 | not reached (0/2) | ∞ | 0.400 (1/2) |",
+		"| span† | mean of 2 counted | — | 0.533 | -0.342 | — | — | 0.650 (1/2) |",
+		"headline, m = 0; per reward, m = 1 (span − grpo) on each of a, b.",
+		"| grpo | 2 | 37.5 | — | — |",
+		"| span | 2 | 10.0 | 0.27× | — |",
 		"†: some runs stopped",
 	} {
 		if !strings.Contains(md, s) {
@@ -229,17 +268,20 @@ func TestTable(t *testing.T) {
 	}
 	txt := Text(rows)
 	lines := strings.Split(strings.TrimSpace(txt), "\n")
-	if !strings.HasPrefix(lines[0], "method  reward  start  AUC") || !strings.Contains(txt, "not reached (0/2)") {
+	if !strings.HasPrefix(lines[0], "method  reward  start  AUC    ΔAUC vs grpo    steps to 0.80") || !strings.Contains(txt, "+0.258 ± 1.800") || !strings.Contains(txt, "span†   b       —      0.200  -0.800          not reached") {
 		t.Errorf("Text:\n%s", txt)
 	}
 	// Aligned: the reward column starts at the same rune offset on every row.
 	col := strings.Index(lines[0], "reward")
-	for _, l := range lines[1:5] {
+	for _, l := range lines[1:7] {
 		if r := []rune(l); len(r) <= col || r[col-1] != ' ' || r[col] == ' ' {
 			t.Errorf("column not aligned at %d: %q", col, l)
 		}
 	}
 }
+
+// sameNear is near, with NaN equal to NaN.
+func sameNear(a, b float64) bool { return math.IsNaN(a) && math.IsNaN(b) || near(a, b) }
 
 // TestTableNoData: a method with no runs and a reward nobody logged give
 // dashes, not zeros or panics.
@@ -284,7 +326,7 @@ func TestCalibratedTable(t *testing.T) {
 		t.Errorf("reward b: %+v", r)
 	}
 	md := Markdown(rows)
-	for _, want := range []string{"steps to ½ gap", "| gdpo | a | 0.40 | 0.567 |", "0.500 ± 0.000 (0.250)", "| gdpo | b (not counted) |", "Not counted (the verdict leaves them out): b: already at 0.90."} {
+	for _, want := range []string{"steps to ½ gap", "| gdpo | a | 0.40 | 0.567 |", "| 0.500 (0.250) |", "| gdpo | b (not counted) |", "Not counted (the verdict leaves them out): b: already at 0.90."} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}

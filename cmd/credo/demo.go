@@ -11,9 +11,11 @@ import (
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, c, err := compareConfig("demo", "credo's main job on its built-in defaults: warms a small policy up on the controlled\n"+
-		"task (slots: three sums, one reward each, each decided by its own line), trains GRPO,\n"+
-		"GDPO, span and MRTPO from it side by side, prints the comparison table and writes\n"+
-		"the HTML report. Every flag of `credo compare` applies.", demoCompare(), args, stdout, stderr)
+		"task slots (three sums of operands up to 5, answered one per line, one reward per line),\n"+
+		"trains GRPO, GDPO, span and MRTPO from it side by side with one seed each, prints a\n"+
+		"narrow table and a closing line (one seed shows what happened, it cannot rank methods),\n"+
+		"and writes the full table (table.md) and the HTML report into --out (runs/demo).\n"+
+		"Every flag of `credo compare` applies: --seeds 5 gives intervals.", demoCompare(), args, stdout, stderr)
 	if err != nil {
 		return err
 	}

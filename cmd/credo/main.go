@@ -31,7 +31,7 @@ func commands() map[string]command {
 		"sft":         {"warm a policy up on a task's demonstrations", runSFT},
 		"calibrate":   {"measure where a warmed-up policy starts: pass rate and zero-variance groups per reward", runCalibrate},
 		"compare":     {"train several credit methods side by side and report", runCompare},
-		"demo":        {"the main job on built-in defaults: a small comparison on tool calling", runDemo},
+		"demo":        {"the main job on built-in defaults: grpo, gdpo, span and mrtpo, one seed each, on the controlled task slots (three sums of operands up to 5, one reward per line)", runDemo},
 		"sample":      {"print responses of a checkpoint to a prompt", runSample},
 		"train":       {"train a policy with RL and token-level credit", runTrain},
 		"eval":        {"evaluate a checkpoint on a task's test split", runEval},
