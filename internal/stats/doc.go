@@ -4,11 +4,10 @@
 // TQuantile and TCDF), the exact sign-flip permutation test (SignFlip),
 // Holm's correction over a table's comparisons (Holm), and the two-level
 // summary over warm-ups × RL seeds that states its unit (Compare). The
-// percentile bootstrap (Bootstrap) is the earlier interval, kept while the
-// report moves over: on null data it excludes 0 far more often than 5% at
-// the protocol's seed counts (TestNullMarkedRate). Everything is seeded,
-// so a report is the same every time. It imports the standard library
-// only.
+// percentile bootstrap (Bootstrap) is the interval credo used before: no
+// table uses it now, and TestNullMarkedRate keeps it for contrast (on null
+// data it excludes 0 far more often than 5% at the protocol's seed
+// counts). Everything is seeded, so a report is the same every time.
 //
 // It imports only the standard library.
 package stats
