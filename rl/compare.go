@@ -126,6 +126,11 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 		}
 	}
 	m.Runs = manifestRuns(m.Methods, m.Seeds)
+	lk, err := lockComparison(c.Out)
+	if err != nil {
+		return err
+	}
+	defer lk.Release()
 	if err := openComparison(c.Out, &m); err != nil {
 		return err
 	}
@@ -271,7 +276,7 @@ func openComparison(dir string, m *run.Manifest) error {
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("compare: %w", err)
 	}
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+	if entries, err := os.ReadDir(dir); err == nil && slices.ContainsFunc(entries, notLock) {
 		return fmt.Errorf("compare: %s holds files but no %s, so it is not a comparison folder: choose another --out", dir, run.ManifestFile)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/policy"
@@ -38,6 +39,7 @@ type Trainer struct {
 	metrics *run.Log[run.Metrics]
 	samples *run.Log[run.Sample]
 	log     io.Writer
+	lk      *lock.Lock // the run directory's: one process trains it at a time
 
 	// skippedSteps counts consecutive steps none of whose updates could be
 	// applied; at maxSkippedSteps the run stops.
@@ -101,6 +103,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		return nil, &ConfigError{err}
 	}
 	t := &Trainer{c: c, log: log}
+	defer t.unlockOnError(&err)
 	for _, o := range opts {
 		o(t)
 	}
@@ -108,6 +111,9 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	if resume {
 		saved, err := LoadRunConfig(c.Out)
 		if err != nil {
+			return nil, err
+		}
+		if t.lk, err = lock.Acquire(c.Out); err != nil {
 			return nil, err
 		}
 		var refused Problems
@@ -300,11 +306,7 @@ func (t *Trainer) checkInfoBlocks(ctx context.Context) error {
 // into place, so the directory either does not exist or holds a run.
 func (t *Trainer) createRun() error {
 	dir := filepath.Clean(t.c.Out)
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, atomicfile.DirMode); err != nil {
-		return fmt.Errorf("run directory: %w", err)
-	}
-	tmp, err := atomicfile.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
+	tmp, lk, err := lock.MkdirTemp(dir) // the lock moves into place with the folder
 	if err != nil {
 		return fmt.Errorf("run directory: %w", err)
 	}
@@ -320,8 +322,11 @@ func (t *Trainer) createRun() error {
 	}
 	if err != nil {
 		os.RemoveAll(tmp)
+		lk.Release()
 		return fmt.Errorf("run directory %s: %w", dir, err)
 	}
+	lk.Moved(dir)
+	t.lk = lk
 	return nil
 }
 
@@ -374,6 +379,10 @@ func (t *Trainer) Done() bool { return t.step >= t.c.Steps }
 // Config.MaxVerifyErrors; the last checkpoint then holds the last good
 // weights.
 func (t *Trainer) Run(ctx context.Context) error {
+	if err := t.relock(); err != nil {
+		return err
+	}
+	defer t.unlock()
 	report := t.progress
 	if report == nil {
 		bar := progress.New(t.log, "train", t.step, t.c.Steps)
@@ -537,8 +546,9 @@ func (t *Trainer) evaluate(ctx context.Context, rec stepRecord) error {
 // Close releases what the run holds beyond memory (the task's files: the
 // sql task's database). The Trainer is not used afterwards.
 func (t *Trainer) Close() error {
+	err := t.unlock()
 	if cl, ok := t.task.(io.Closer); ok {
-		return cl.Close()
+		err = errors.Join(err, cl.Close())
 	}
-	return nil
+	return err
 }

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/credo-rl/credo/rl"
-	"github.com/credo-rl/credo/run"
 )
 
 func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -34,14 +32,19 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := c.Validate(); err != nil {
 		return fs.explain(&rl.ConfigError{Err: err})
 	}
-	_, rep, err := rl.WarmUp(ctx, c, *out, stderr)
+	lk, err := holdOut(*out)
+	if err != nil {
+		return err
+	}
+	defer lk.Release()
+	p, rep, err := rl.WarmUp(ctx, c, "", stderr)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interrupted{fmt.Sprintf("\ninterrupted: a warm-up keeps no checkpoint, so nothing was written to %s.\nrun the same command again to start it over: credo sft %s", *out, shellQuote(args))}
 		}
 		return fs.explain(err)
 	}
-	if err := run.WriteJSON(filepath.Join(*out, run.WarmupFile), rl.WarmupRecord{Config: c, Report: rep}); err != nil {
+	if err := saveWarmup(*out, p, rl.WarmupRecord{Config: c, Report: rep}); err != nil {
 		return err
 	}
 	js, _ := json.MarshalIndent(rep.Eval, "", "  ")

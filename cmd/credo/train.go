@@ -40,6 +40,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fs.explain(err)
 	}
+	defer tr.Close()
 	if tr.Done() {
 		fmt.Fprintf(stdout, "%s has finished all %d steps (resume with a larger --steps to go on)\n", c.Out, c.Steps)
 		return nil
