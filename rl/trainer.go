@@ -195,6 +195,8 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	}
 	if ckpt != "" {
 		fmt.Fprintf(t.log, "resuming %s from %s (step %d)\n", c.Out, ckpt, t.step)
+	} else if resume {
+		t.noteRestart()
 	}
 	return t, t.openLogs()
 }
