@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/run"
@@ -131,6 +132,9 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer, opts ...Option
 		return err
 	}
 	defer lk.Release()
+	if err := lock.RemoveAbandoned(c.Out, log); err != nil { // a warm-up killed while saving
+		return err
+	}
 	if err := openComparison(c.Out, &m); err != nil {
 		return err
 	}

@@ -308,6 +308,9 @@ func (t *Trainer) checkInfoBlocks(ctx context.Context) error {
 // into place, so the directory either does not exist or holds a run.
 func (t *Trainer) createRun() error {
 	dir := filepath.Clean(t.c.Out)
+	if err := lock.RemoveAbandoned(filepath.Dir(dir), t.log); err != nil {
+		return err
+	}
 	tmp, lk, err := lock.MkdirTemp(dir) // the lock moves into place with the folder
 	if err != nil {
 		return fmt.Errorf("run directory: %w", err)

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
+	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/rl"
 )
 
@@ -37,6 +39,9 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer lk.Release()
+	if err := lock.RemoveAbandoned(filepath.Dir(filepath.Clean(*out)), stderr); err != nil {
+		return err
+	}
 	p, rep, err := rl.WarmUp(ctx, c, "", stderr)
 	if err != nil {
 		if ctx.Err() != nil {

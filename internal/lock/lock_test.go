@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // helperEnv makes the test binary a helper process (TestMain): it locks
@@ -126,14 +127,20 @@ func TestOneOwnerAcrossProcesses(t *testing.T) {
 }
 
 // TestRemoveAbandoned: a temporary folder whose process was killed is
-// removed, and the log says so; a live process's, and one without a lock
-// file, stay.
+// removed, and the log says so, as is an old empty one without a lock file;
+// a live process's, a foreign one with files, and a young empty one stay.
 func TestRemoveAbandoned(t *testing.T) {
 	parent := t.TempDir()
 	dead, deadTmp := startHelper(t, "tmp:"+filepath.Join(parent, "warm"))
 	_, liveTmp := startHelper(t, "tmp:"+filepath.Join(parent, "other"))
 	foreign := filepath.Join(parent, ".foreign.tmp123")
 	os.Mkdir(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "data"), nil, 0o644)
+	young, old := filepath.Join(parent, ".young.tmp1"), filepath.Join(parent, ".old.tmp1")
+	os.Mkdir(young, 0o755)
+	os.Mkdir(old, 0o755)
+	long := time.Now().Add(-2 * emptyGrace)
+	os.Chtimes(old, long, long)
 	kill9(t, dead)
 
 	var log bytes.Buffer
@@ -146,7 +153,10 @@ func TestRemoveAbandoned(t *testing.T) {
 	if !strings.Contains(log.String(), "removed "+deadTmp) || !strings.Contains(log.String(), fmt.Sprintf("pid %d", dead.Process.Pid)) {
 		t.Errorf("log: %q", log.String())
 	}
-	for _, keep := range []string{liveTmp, foreign} {
+	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an empty temporary folder without a lock, %v old, is still there", 2*emptyGrace)
+	}
+	for _, keep := range []string{liveTmp, foreign, young} {
 		if _, err := os.Stat(keep); err != nil {
 			t.Errorf("%s was removed: %v", keep, err)
 		}

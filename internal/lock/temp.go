@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
 )
@@ -36,7 +37,9 @@ func MkdirTemp(dir string) (tmp string, l *Lock, err error) {
 // whose process died before renaming them into place (killed with SIGKILL,
 // or the machine went down), and says so on log. A temporary folder whose
 // lock is held belongs to a live process and stays; one without a lock file
-// was not made by MkdirTemp and stays too. A missing parent holds nothing.
+// was not made by MkdirTemp and stays too, unless it is empty and older
+// than emptyGrace (MkdirTemp's process died before it made its lock file).
+// A missing parent holds nothing.
 func RemoveAbandoned(parent string, log io.Writer) error {
 	entries, err := os.ReadDir(parent)
 	if errors.Is(err, os.ErrNotExist) {
@@ -52,6 +55,11 @@ func RemoveAbandoned(parent string, log io.Writer) error {
 		dir := filepath.Join(parent, e.Name())
 		was, ok := ownerOf(dir)
 		if !ok {
+			if emptyAndOld(dir) { // killed between MkdirTemp's mkdir and its lock
+				if err := os.Remove(dir); err == nil {
+					fmt.Fprintf(log, "removed %s, an empty folder left by a process that stopped before it wrote anything\n", dir)
+				}
+			}
 			continue
 		}
 		l, err := Acquire(dir)
@@ -70,6 +78,22 @@ func RemoveAbandoned(parent string, log io.Writer) error {
 		fmt.Fprintf(log, "removed %s, an unfinished folder left by %s\n", dir, describe(was))
 	}
 	return nil
+}
+
+// emptyGrace is how old an empty temporary folder without a lock file
+// must be to count as abandoned: MkdirTemp creates the lock file
+// microseconds after the folder.
+const emptyGrace = time.Minute
+
+// emptyAndOld reports whether dir holds nothing and was made more than
+// emptyGrace ago.
+func emptyAndOld(dir string) bool {
+	st, err := os.Stat(dir)
+	if err != nil || time.Since(st.ModTime()) < emptyGrace {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 0
 }
 
 // ownerOf reads the lock file in dir without locking it; ok is false when
