@@ -158,6 +158,7 @@ func (c Config) Validate() error {
 	var ps Problems
 	bad := func(key, format string, args ...any) { ps = append(ps, Problem{key, fmt.Sprintf(format, args...)}) }
 	ps = append(ps, nonFinite(c, "")...)
+	ps = append(ps, judgeSecrets(c.Judges)...)
 	if err := c.Memory.Validate(); err != nil {
 		bad("micro_batch", "%v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/credo-rl/credo/internal/atomicfile"
 	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/progress"
+	"github.com/credo-rl/credo/internal/redact"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/reward"
@@ -223,11 +224,11 @@ func TaskRewards(tk task.Task, judges []string) ([]reward.Verifier, error) {
 	for _, spec := range judges {
 		v, err := reward.New("judge", spec)
 		if err != nil {
-			return nil, &ConfigError{fmt.Errorf("judge %q: %w", spec, err)}
+			return nil, &ConfigError{fmt.Errorf("judge %q: %w", redact.String(spec), err)}
 		}
 		for _, w := range vs {
 			if w.Name() == v.Name() {
-				return nil, &ConfigError{fmt.Errorf("judge %q: its name %q is already the name of a reward of task %s (rewards: %s): give the judge another name=", spec, v.Name(), tk.Name(), rewardNames(vs))}
+				return nil, &ConfigError{fmt.Errorf("judge %q: its name %q is already the name of a reward of task %s (rewards: %s): give the judge another name=", redact.String(spec), v.Name(), tk.Name(), rewardNames(vs))}
 			}
 		}
 		vs = append(vs, v)
