@@ -13,7 +13,7 @@ func TestURLCredentialsRefused(t *testing.T) {
 	for _, spec := range []string{
 		"name=q,url=https://user:s3cr3t@judge.example/v1,model=m",
 		"name=q,url=http://s3cr3t@127.0.0.1:8080/v1,model=m",
-		"name=q,url=https://user:s3cr3t@bad host/v1,model=m", // a URL that does not parse
+		"name=q,url=https://user:s3cr3t@bad host/v1,model=m",  // a URL that does not parse
 		"name=q,https://user:s3cr3t@judge.example/v1,model=m", // not key=value
 	} {
 		_, err := ParseSpec(spec)
