@@ -3,12 +3,12 @@ package model
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/internal/boundedread"
 )
 
 // Config is a decoder-only transformer's shape, read from and written to a
@@ -182,7 +182,7 @@ func (c Config) qkNorm() bool { return c.ModelType == "qwen3" }
 // LoadConfig reads dir/config.json.
 func LoadConfig(dir string) (Config, error) {
 	path := filepath.Join(dir, "config.json")
-	data, err := os.ReadFile(path)
+	data, err := boundedread.ReadFile(path, boundedread.Settings)
 	if err != nil {
 		return Config{}, fmt.Errorf("load model config: %w", err)
 	}

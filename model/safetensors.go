@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/internal/boundedread"
 )
 
 // The safetensors format: an 8-byte little-endian header length, a JSON
@@ -49,16 +50,12 @@ type Tensor struct {
 // data or overlapping, a shape that does not match its byte count) is an
 // error that says what is wrong.
 func ReadSafetensors(path string) (map[string]Tensor, error) {
-	f, err := os.Open(path)
+	f, size, err := boundedread.Open(path) // a regular file: its header is bounded by maxHeader and its size
 	if err != nil {
 		return nil, fmt.Errorf("read safetensors: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read safetensors %s: %w", path, err)
-	}
-	out, err := readSafetensors(f, st.Size())
+	out, err := readSafetensors(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("read safetensors %s: %w", path, err)
 	}
@@ -257,7 +254,7 @@ func openCheckpoint(dir string) (*checkpoint, error) {
 		shards = []string{"model.safetensors"}
 	} else {
 		indexPath := filepath.Join(dir, "model.safetensors.index.json")
-		data, err := os.ReadFile(indexPath)
+		data, err := boundedread.ReadFile(indexPath, boundedread.Record)
 		if err != nil {
 			return nil, fmt.Errorf("no model.safetensors or model.safetensors.index.json in %s", dir)
 		}
@@ -282,18 +279,13 @@ func openCheckpoint(dir string) (*checkpoint, error) {
 	c := &checkpoint{where: map[string]*stFile{}}
 	for _, name := range shards {
 		path := filepath.Join(dir, name)
-		fh, err := os.Open(path)
+		fh, size, err := boundedread.Open(path)
 		if err != nil {
 			c.Close()
 			return nil, fmt.Errorf("read safetensors: %w", err)
 		}
 		c.files = append(c.files, fh)
-		st, err := fh.Stat()
-		if err != nil {
-			c.Close()
-			return nil, fmt.Errorf("read safetensors %s: %w", path, err)
-		}
-		f, err := parseSafetensors(fh, st.Size())
+		f, err := parseSafetensors(fh, size)
 		if err != nil {
 			c.Close()
 			return nil, fmt.Errorf("read safetensors %s: %w", path, err)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/credo-rl/credo/internal/boundedread"
 	"github.com/credo-rl/credo/run"
 )
 
@@ -54,7 +55,7 @@ func LoadRun(dir string) (*Run, error) {
 		return nil, fmt.Errorf("run %s: %w", dir, err)
 	}
 	r := &Run{Dir: dir, Task: cfg.Task, Method: cfg.Method, Seed: cfg.Seed, Steps: cfg.Steps}
-	f, err := os.Open(filepath.Join(dir, run.MetricsFile))
+	f, err := boundedread.OpenLimited(filepath.Join(dir, run.MetricsFile), boundedread.Log)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", dir, err)
 	}
@@ -63,7 +64,7 @@ func LoadRun(dir string) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %s: %w", dir, run.MetricsFile, err)
 	}
-	f, err = os.Open(filepath.Join(dir, run.SamplesFile))
+	f, err = boundedread.OpenLimited(filepath.Join(dir, run.SamplesFile), boundedread.Log)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:

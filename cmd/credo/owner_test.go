@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -24,7 +23,7 @@ const mainEnv = "CREDO_TEST_RUN_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) != "" {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := interruptContext()
 		defer stop()
 		args := os.Args[1:]
 		for i, a := range args {
