@@ -14,13 +14,15 @@ import (
 )
 
 // resumeMayChange are the settings a resumed run may change: how long it
-// runs (steps, which also stretches the learning-rate schedule) and how it
-// evaluates, checkpoints, logs and runs its verifiers. Every other setting
+// runs (steps, which also stretches the learning-rate schedule), how it
+// evaluates, checkpoints, logs and runs its verifiers, and how it splits a
+// batch to fit memory (the update is the same to float32 rounding); a
+// judge's keys are judgeMayChange. Every other setting
 // makes the run what it is: resuming with another value would silently
 // continue a different run under the old one's name.
 var resumeMayChange = []string{
-	"checkpoint_every", "eval_every", "eval_prompts", "eval_samples", "keep_checkpoints",
-	"max_verify_errors", "samples_per_step", "steps", "verify_timeout", "verify_workers",
+	"block_every", "checkpoint_every", "eval_every", "eval_prompts", "eval_samples", "keep_checkpoints",
+	"max_verify_errors", "memory_budget", "micro_batch", "samples_per_step", "steps", "verify_timeout", "verify_workers",
 }
 
 // ResumeMayChange lists, by config.json key, the settings a resumed run

@@ -118,10 +118,11 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 			return nil, err
 		}
 		var refused Problems
-		changes, refused = resumeDiff(saved, c)
+		c, changes, refused = resumeCompare(saved, c)
 		if len(refused) > 0 {
 			return nil, &ConfigError{&ResumeConflict{refused, ResumeMayChange()}}
 		}
+		t.c = c
 	} else if st, err := os.Stat(c.Out); err == nil && !st.IsDir() {
 		return nil, &ConfigError{Problems{{"out", c.Out + " is a file, not a run directory"}}}
 	} else if entries, _ := os.ReadDir(c.Out); len(entries) > 0 {
@@ -308,7 +309,8 @@ func (t *Trainer) checkInfoBlocks(ctx context.Context) error {
 // checkpoints/ are written into a temporary sibling folder that is renamed
 // into place, so the directory either does not exist or holds a run.
 func (t *Trainer) createRun() error {
-	dir := filepath.Clean(t.c.Out)
+	t.c = absolutePaths(t.c)
+	dir := t.c.Out
 	if err := lock.RemoveAbandoned(filepath.Dir(dir), t.log); err != nil {
 		return err
 	}

@@ -75,7 +75,7 @@ func resumeFlags() []string {
 	for _, k := range rl.ResumeMayChange() {
 		out = append(out, fs.name(k))
 	}
-	return out
+	return append(out, "and in a --judge spec: "+strings.Join(rl.JudgeMayChange(), "=, ")+"=")
 }
 
 // loadPRM opens a process reward model folder as the Influencer that
