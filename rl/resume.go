@@ -54,6 +54,9 @@ type ResumeRecord struct {
 	Step       int      `json:"step"`       // completed steps when it resumed
 	Checkpoint string   `json:"checkpoint"` // resumed from ("" when no checkpoint existed yet)
 	Changes    []Change `json:"changes"`
+	// Accepted is what the resume was told to accept (a checkpoint without
+	// checksums.json), or "".
+	Accepted string `json:"accepted,omitempty"`
 }
 
 // ResumesFile is where a run directory records resumes that changed settings.

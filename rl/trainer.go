@@ -42,6 +42,11 @@ type Trainer struct {
 	log     io.Writer
 	lk      *lock.Lock // the run directory's: one process trains it at a time
 
+	// acceptNoChecksums lets a resume use a checkpoint whose checksums.json
+	// is gone (WithMissingChecksums); accepted says what it accepted.
+	acceptNoChecksums bool
+	accepted          string
+
 	// skippedSteps counts consecutive steps none of whose updates could be
 	// applied; at maxSkippedSteps the run stops.
 	skippedSteps int
@@ -174,6 +179,9 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	}
 	if ckpt != "" {
 		if err := t.loadCheckpoint(ckpt); err != nil {
+			return nil, err
+		}
+		if err := t.checkRunConfig(ckpt); err != nil {
 			return nil, err
 		}
 	} else if err := t.startPolicy(); err != nil {
@@ -344,10 +352,10 @@ func (t *Trainer) prepareResume(ckpt string, changes []Change) error {
 	if err := removeStrayCheckpoints(filepath.Join(t.c.Out, "checkpoints"), t.log); err != nil {
 		return err
 	}
-	if len(changes) == 0 {
+	if len(changes) == 0 && t.accepted == "" {
 		return nil
 	}
-	if err := recordResume(t.c.Out, ResumeRecord{Step: t.step, Checkpoint: filepath.Base(ckpt), Changes: changes}); err != nil {
+	if err := recordResume(t.c.Out, ResumeRecord{Step: t.step, Checkpoint: filepath.Base(ckpt), Changes: changes, Accepted: t.accepted}); err != nil {
 		return err
 	}
 	for _, ch := range changes {

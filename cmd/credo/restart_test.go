@@ -37,3 +37,25 @@ func TestResumeBeforeFirstCheckpoint(t *testing.T) {
 	}
 	t.Logf("the resume says: %s", errw)
 }
+
+// TestAcceptMissingChecksums: a resume from a checkpoint whose
+// checksums.json was deleted exits 1 naming --accept-missing-checksums,
+// and with that flag resumes, recording it in resumes.json (issue 26:
+// deleting checksums.json let a flipped weight bit through).
+func TestAcceptMissingChecksums(t *testing.T) {
+	ctx := context.Background()
+	out := filepath.Join(t.TempDir(), "r")
+	tinyRun(t, tinyCheckpoint(t), out)
+	os.Remove(filepath.Join(out, "checkpoints", "step-000002", "checksums.json"))
+	code, _, errw := credo(ctx, "train", "--resume", "--out", out, "--steps", "3")
+	if code != 1 || !strings.Contains(errw, "--accept-missing-checksums") {
+		t.Errorf("resume without checksums.json: exit %d, want 1 naming the flag:\n%s", code, errw)
+	}
+	code, _, errw = credo(ctx, "train", "--resume", "--out", out, "--steps", "3", "--accept-missing-checksums")
+	if code != 0 {
+		t.Fatalf("resume accepting it: exit %d\n%s", code, errw)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "resumes.json")); !bytes.Contains(b, []byte("accept-missing-checksums")) {
+		t.Errorf("resumes.json does not record the acceptance: %s", b)
+	}
+}
