@@ -21,10 +21,7 @@ import (
 func TestCheckpointPinsConfig(t *testing.T) {
 	c := microConfig(t, "toolcall", "gdpo")
 	c.Steps, c.EvalPrompts, c.CheckpointEvery = 2, 0, 1
-	tr := newTrainer(t, c, false)
-	if err := tr.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	trainRun(t, c)
 	ctx := context.Background()
 	cfgPath := filepath.Join(c.Out, "config.json")
 	original, _ := os.ReadFile(cfgPath)

@@ -2,6 +2,7 @@ package rl
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -157,11 +158,9 @@ func setSpecValue(spec, key, value string) string {
 	return strings.Join(items, ",")
 }
 
-func unionKeys(a, b map[string]string) []string {
-	var keys []string
-	for k := range a {
-		keys = append(keys, k)
-	}
+// unionKeys is every key of a or b, sorted.
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := slices.Collect(maps.Keys(a))
 	for k := range b {
 		if _, ok := a[k]; !ok {
 			keys = append(keys, k)

@@ -40,6 +40,16 @@ func resumeOK(t *testing.T, dir, name string, change func(*Config)) []string {
 	return keys
 }
 
+// trainRun trains a new run with c to its end and closes it.
+func trainRun(t *testing.T, c Config) {
+	t.Helper()
+	tr := newTrainer(t, c, false)
+	defer tr.Close()
+	if err := tr.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func readResumes(t *testing.T, dir string) []ResumeRecord {
 	var recs []ResumeRecord
 	if err := run.ReadJSON(filepath.Join(dir, ResumesFile), &recs); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -68,10 +78,7 @@ func TestResumeKnowsFolder(t *testing.T) {
 	c.Init, c.Out = "warm", filepath.Join("runs", "x")
 	c.Steps, c.EvalPrompts, c.CheckpointEvery, c.MaxVerifyErrors = 1, 0, 1, 1 // the fake judge fails its verdicts
 	c.Judges = []string{"name=q,url=" + fakeJudge(t) + ",model=m,retries=0"}
-	tr := newTrainer(t, c, false)
-	if err := tr.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	trainRun(t, c)
 	abs := filepath.Join(home, "runs", "x")
 	for _, name := range []string{"runs/x/", "./runs/x", abs} {
 		if keys := resumeOK(t, abs, name, func(*Config) {}); len(keys) > 0 {

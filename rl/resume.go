@@ -91,16 +91,7 @@ func LoadRunConfig(dir string) (Config, error) {
 // each setting it may not change.
 func resumeDiff(saved, now Config) ([]Change, Problems) {
 	a, b := settings(saved), settings(now)
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
+	keys := unionKeys(a, b)
 	var changes []Change
 	var refused Problems
 	for _, k := range keys {

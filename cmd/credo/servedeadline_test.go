@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"io"
 	"net"
 	"strings"
@@ -14,22 +12,8 @@ import (
 // client that sends its body one byte a second (issue 26: such a client
 // held a connection for as long as it liked).
 func TestServeModelCutsSlowClient(t *testing.T) {
-	dir := tinyCheckpoint(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	var stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, []string{"--model", dir, "--addr", "127.0.0.1:0", "--read-timeout", "1s", "--idle-timeout", "1s", "--quiet"}, pw, &stderr)
-		pw.Close()
-	}()
-	first, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("runServe printed nothing: %v %v\n%s", err, <-done, stderr.String())
-	}
-	go io.Copy(io.Discard, pr)
-	addr := strings.TrimSuffix(strings.TrimPrefix(strings.Fields(first)[2], "http://"), "/v1")
+	sv := startServe(t, "--model", tinyCheckpoint(t), "--addr", "127.0.0.1:0", "--read-timeout", "1s", "--idle-timeout", "1s", "--quiet")
+	addr := strings.TrimSuffix(strings.TrimPrefix(sv.base, "http://"), "/v1")
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -45,8 +29,9 @@ func TestServeModelCutsSlowClient(t *testing.T) {
 		select {
 		case <-closed:
 			t.Logf("cut off after %v", time.Since(start).Round(time.Millisecond))
-			cancel()
-			<-done
+			if err := sv.stop(); err != nil {
+				t.Error(err)
+			}
 			return
 		case <-time.After(time.Second):
 		}
