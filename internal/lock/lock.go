@@ -36,7 +36,8 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("%s is in use by %s: a folder has one owner at a time; wait for it to finish, or stop it", e.Dir, who)
 }
 
-// Lock is a held folder lock.
+// Lock is a held folder lock. Keep it reachable until Release: the
+// garbage collector closes an unreachable Lock's file, which unlocks it.
 type Lock struct {
 	dir string
 	f   *os.File

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -29,22 +30,26 @@ func TestMain(m *testing.M) {
 
 func helper(arg string) {
 	var path string
+	var l *Lock
+	var err error
 	if dir, ok := strings.CutPrefix(arg, "tmp:"); ok {
-		tmp, _, err := MkdirTemp(dir)
-		if err != nil {
-			fmt.Println("error:", err)
-			os.Exit(1)
+		path, l, err = MkdirTemp(dir)
+		if err == nil {
+			os.WriteFile(filepath.Join(path, "model.safetensors"), []byte("half a model"), 0o644)
 		}
-		os.WriteFile(filepath.Join(tmp, "model.safetensors"), []byte("half a model"), 0o644)
-		path = tmp
-	} else if _, err := Acquire(arg); err != nil {
-		fmt.Println("error:", err)
-		os.Exit(1)
 	} else {
 		path = arg
+		l, err = Acquire(arg)
+	}
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
 	}
 	fmt.Println(path)
-	select {} // until killed
+	for { // until killed; the lock must stay reachable, or the collector closes its file
+		time.Sleep(time.Hour)
+		runtime.KeepAlive(l)
+	}
 }
 
 // startHelper runs the helper on arg and returns it once it holds its lock.
