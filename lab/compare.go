@@ -11,6 +11,8 @@ import (
 
 	"github.com/credo-rl/credo/rl"
 
+	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/settings"
 
 	"github.com/credo-rl/credo/credit"
@@ -79,6 +81,14 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer) error {
 	}
 	m, err := c.manifest()
 	if err != nil {
+		return err
+	}
+	lk, err := lockComparison(c.Out)
+	if err != nil {
+		return err
+	}
+	defer lk.Release()
+	if err := lock.RemoveAbandoned(c.Out, log); err != nil { // a warm-up killed while saving
 		return err
 	}
 	if err := openComparison(c.Out, &m); err != nil {
@@ -248,4 +258,13 @@ func compareRuns(ctx context.Context, c CompareConfig, m CompareManifest, sites 
 		}
 	}
 	return nil
+}
+
+// lockComparison takes a comparison folder's lock, making the folder when
+// it does not exist yet; its runs have locks of their own.
+func lockComparison(dir string) (*lock.Lock, error) {
+	if err := os.MkdirAll(dir, atomicfile.DirMode); err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	return lock.Acquire(dir)
 }

@@ -3,11 +3,13 @@ package lab
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/run"
 )
 
@@ -39,7 +41,7 @@ func openComparison(dir string, m *run.Manifest) error {
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("compare: %w", err)
 	}
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+	if entries, err := os.ReadDir(dir); err == nil && slices.ContainsFunc(entries, notLock) {
 		return fmt.Errorf("compare: %s holds files but no %s, so it is not a comparison folder: choose another --out", dir, run.ManifestFile)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -132,3 +134,6 @@ func sameSettings(dir string, saved, now run.Manifest) error {
 	}
 	return fmt.Errorf("compare: %s holds a comparison made with other settings:\n%s\nresume it with the settings in its %s (a comparison may gain methods and seeds, not lose them), or choose another --out", dir, strings.Join(lines, "\n"), run.ManifestFile)
 }
+
+// notLock is true for a folder entry other than a lock file.
+func notLock(e fs.DirEntry) bool { return e.Name() != lock.File }

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/model/hf"
 	"github.com/credo-rl/credo/sample"
@@ -44,19 +44,20 @@ func Load(dir string) (*Policy, error) {
 // temporary sibling folder and renames it, so dir is either the old
 // checkpoint or the new one.
 func (p *Policy) Save(dir string) error {
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("save policy: %w", err)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
+	tmp, lk, err := lock.MkdirTemp(dir) // locked: a killed save's folder is known as abandoned
 	if err != nil {
 		return fmt.Errorf("save policy: %w", err)
 	}
+	defer lk.Release()
 	if err := errors.Join(hf.Save(p.Model, tmp), p.Tok.Save(tmp)); err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("save policy: %w", err)
 	}
-	return ReplaceDir(tmp, dir)
+	if err := ReplaceDir(tmp, dir); err != nil {
+		return err
+	}
+	lk.Moved(dir)
+	return nil
 }
 
 // ReplaceDir moves the finished folder tmp to dir, replacing whatever was

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/internal/boundedread"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/model/hf"
 	"github.com/credo-rl/credo/policy"
@@ -164,7 +165,7 @@ func New(m *model.Model, tok tokenizer.Tokenizer, info Info) (*PRM, error) {
 
 // Load reads a PRM folder: the model files, the tokenizer and InfoFile.
 func Load(dir string) (*PRM, error) {
-	data, err := os.ReadFile(filepath.Join(dir, InfoFile))
+	data, err := boundedread.ReadFile(filepath.Join(dir, InfoFile), boundedread.Settings)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load prm: %s has no %s: it is not a PRM folder", dir, InfoFile)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/credo-rl/credo/internal/boundedread"
 	"github.com/credo-rl/credo/run"
 )
 
@@ -65,7 +66,7 @@ func LoadRun(dir string) (*Run, error) {
 		return nil, fmt.Errorf("run %s: %w", dir, err)
 	}
 	r := &Run{Dir: dir, Task: cfg.Task, Difficulty: cfg.Difficulty, Method: cfg.Method, Seed: cfg.Seed, Steps: cfg.Steps}
-	f, err := os.Open(filepath.Join(dir, run.MetricsFile))
+	f, err := boundedread.OpenLimited(filepath.Join(dir, run.MetricsFile), boundedread.Log)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", dir, err)
 	}
@@ -131,7 +132,7 @@ func ParseSamples(r io.Reader) ([]Sample, error) {
 
 // loadOptional parses the file at path, or gives nil when there is none.
 func loadOptional[T any](path string, parse func(io.Reader) ([]T, error)) ([]T, error) {
-	f, err := os.Open(path)
+	f, err := boundedread.OpenLimited(path, boundedread.Log)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, nil

@@ -34,6 +34,9 @@ type checkpointState struct {
 	Step    int    `json:"step"`    // completed training steps
 	Updates int64  `json:"updates"` // applied optimizer updates (AdamW's bias-correction count)
 	Seed    uint64 `json:"seed"`    // the run's seed: with Step, all its RNG state
+	// ConfigSHA256 is the SHA-256 of run-config.json, the run's config.json
+	// when the checkpoint was written (configcheck.go).
+	ConfigSHA256 string `json:"config_sha256,omitempty"`
 }
 
 func checkpointName(step int) string { return fmt.Sprintf("step-%06d", step) }
@@ -63,6 +66,11 @@ func (t *Trainer) saveCheckpoint() error {
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
+	cfg, cfgSum, err := t.runConfigBytes()
+	if err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("checkpoint: %w", err)
+	}
 	ts := map[string]hf.Tensor{}
 	for i, p := range specs {
 		ts["m."+p.Name] = hf.Tensor{Shape: p.Shape, Data: mom[i]}
@@ -72,7 +80,8 @@ func (t *Trainer) saveCheckpoint() error {
 		hf.SaveAs(t.policy.Model, tmp, "F32"), // float32 master weights: a resume continues bit for bit, whatever the folder dtype
 		t.policy.Tok.Save(tmp),
 		hf.WriteSafetensors(filepath.Join(tmp, "optimizer.safetensors"), ts),
-		run.WriteJSON(filepath.Join(tmp, "state.json"), checkpointState{Step: t.step, Updates: t.opt.Steps(), Seed: t.c.Seed}),
+		run.WriteFile(filepath.Join(tmp, runConfigFile), cfg),
+		run.WriteJSON(filepath.Join(tmp, "state.json"), checkpointState{Step: t.step, Updates: t.opt.Steps(), Seed: t.c.Seed, ConfigSHA256: cfgSum}),
 	)
 	if err == nil {
 		err = writeChecksums(tmp)
@@ -269,6 +278,9 @@ func (t *Trainer) loadCheckpoint(dir string) error {
 }
 
 func (t *Trainer) readCheckpoint(dir string) error {
+	if err := t.checksumsPresent(dir); err != nil {
+		return err
+	}
 	if err := verifyChecksums(dir, t.log); err != nil {
 		return err
 	}

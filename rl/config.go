@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/internal/boundedread"
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/task"
 )
@@ -161,6 +161,7 @@ func (c Config) Validate() error {
 		ps = append(ps, settings.Problem{Key: key, Msg: fmt.Sprintf(format, args...)})
 	}
 	ps = append(ps, settings.NonFinite(c, "")...)
+	ps = append(ps, judgeSecrets(c.Judges)...)
 	if err := c.Memory.Validate(); err != nil {
 		bad("micro_batch", "%v", err)
 	}
@@ -264,15 +265,17 @@ func leafErrors(err error) []error {
 // configErr is a *settings.Error with a formatted message.
 func configErr(format string, args ...any) error { return settings.Errorf(format, args...) }
 
-// LoadConfigFile fills c from a JSON or YAML file (by extension); keys not
-// in the file keep c's values, and unknown keys are an error.
+// LoadConfigFile fills c from a JSON or YAML file (by extension; "-" reads
+// either from standard input), a regular file of at most
+// boundedread.Settings bytes; keys not in the file keep c's values, and
+// unknown keys are an error.
 func LoadConfigFile(path string, c *Config) error {
-	data, err := os.ReadFile(path)
+	data, err := boundedread.ReadFile(path, boundedread.Settings)
 	if err != nil {
 		return fmt.Errorf("config file: %w", err)
 	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".yaml", ".yml":
+	switch ext := strings.ToLower(filepath.Ext(path)); {
+	case ext == ".yaml", ext == ".yml", path == boundedread.Stdin: // YAML reads JSON too
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		dec.KnownFields(true)
 		if err := dec.Decode(c); err != nil {

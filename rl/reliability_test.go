@@ -172,10 +172,19 @@ func TestCorruptCheckpointRefused(t *testing.T) {
 			os.WriteFile(p, b, 0o644)
 		}
 	}
-	// unverified edits happen to a checkpoint with no checksums (as an older
-	// credo wrote them), so that the other checks are what catch them.
+	// unverified edits happen to a checkpoint with no checksums and no
+	// pinned configuration (as an older credo wrote them), so that the
+	// other checks are what catch them.
 	unverified := func(edit func(dir string)) func(dir string) {
-		return func(dir string) { os.Remove(filepath.Join(dir, checksumsFile)); edit(dir) }
+		return func(dir string) {
+			var st checkpointState
+			run.ReadJSON(filepath.Join(dir, "state.json"), &st)
+			st.ConfigSHA256 = ""
+			run.WriteJSON(filepath.Join(dir, "state.json"), st)
+			os.Remove(filepath.Join(dir, runConfigFile))
+			os.Remove(filepath.Join(dir, checksumsFile))
+			edit(dir)
+		}
 	}
 	state := func(s checkpointState) func(dir string) {
 		return func(dir string) { run.WriteJSON(filepath.Join(dir, "state.json"), s) }

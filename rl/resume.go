@@ -16,13 +16,15 @@ import (
 )
 
 // resumeMayChange are the settings a resumed run may change: how long it
-// runs (steps, which also stretches the learning-rate schedule) and how it
-// evaluates, checkpoints, logs and runs its verifiers. Every other setting
+// runs (steps, which also stretches the learning-rate schedule), how it
+// evaluates, checkpoints, logs and runs its verifiers, and how it splits a
+// batch to fit memory (the update is the same to float32 rounding); a
+// judge's keys are judgeMayChange. Every other setting
 // makes the run what it is: resuming with another value would silently
 // continue a different run under the old one's name.
 var resumeMayChange = []string{
-	"checkpoint_every", "eval_every", "eval_prompts", "eval_samples", "keep_checkpoints",
-	"max_verify_errors", "samples_per_step", "steps", "verify_timeout", "verify_workers",
+	"block_every", "checkpoint_every", "eval_every", "eval_prompts", "eval_samples", "keep_checkpoints",
+	"max_verify_errors", "memory_budget", "micro_batch", "samples_per_step", "steps", "verify_timeout", "verify_workers",
 }
 
 // ResumeMayChange lists, by config.json key, the settings a resumed run
@@ -54,6 +56,9 @@ type ResumeRecord struct {
 	Step       int      `json:"step"`       // completed steps when it resumed
 	Checkpoint string   `json:"checkpoint"` // resumed from ("" when no checkpoint existed yet)
 	Changes    []Change `json:"changes"`
+	// Accepted is what the resume was told to accept (a checkpoint without
+	// checksums.json), or "".
+	Accepted string `json:"accepted,omitempty"`
 }
 
 // ResumesFile is where a run directory records resumes that changed settings.
@@ -84,20 +89,11 @@ func LoadRunConfig(dir string) (Config, error) {
 }
 
 // resumeDiff compares the configuration a run is resumed with against the
-// one it was started with: the changes a resume may make, and a Problem for
+// one it was started with: the changes a resume may make, and a settings.Problem for
 // each setting it may not change.
 func resumeDiff(saved, now Config) ([]Change, settings.Problems) {
 	a, b := flatSettings(saved), flatSettings(now)
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
+	keys := unionKeys(a, b)
 	var changes []Change
 	var refused settings.Problems
 	for _, k := range keys {

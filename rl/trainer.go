@@ -16,7 +16,9 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/progress"
+	"github.com/credo-rl/credo/internal/redact"
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/reward"
@@ -50,6 +52,12 @@ type Trainer struct {
 	samples *run.Log[run.Sample]
 	evals   *run.Log[run.EvalRecord]
 	log     io.Writer
+	lk      *lock.Lock // the run directory's: one process trains it at a time
+
+	// acceptNoChecksums lets a resume use a checkpoint whose checksums.json
+	// is gone (WithMissingChecksums); accepted says what it accepted.
+	acceptNoChecksums bool
+	accepted          string
 
 	// skippedSteps counts consecutive steps none of whose updates could be
 	// applied; at MaxSkippedSteps the run stops.
@@ -113,6 +121,7 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		return nil, &settings.Error{Err: err}
 	}
 	t := &Trainer{c: c, log: log}
+	defer t.unlockOnError(&err)
 	for _, o := range opts {
 		o(t)
 	}
@@ -122,11 +131,15 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		if err != nil {
 			return nil, err
 		}
+		if t.lk, err = lock.Acquire(c.Out); err != nil {
+			return nil, err
+		}
 		var refused settings.Problems
-		changes, refused = resumeDiff(saved, c)
+		c, changes, refused = resumeCompare(saved, c)
 		if len(refused) > 0 {
 			return nil, &settings.Error{Err: &ResumeConflict{refused, ResumeMayChange()}}
 		}
+		t.c = c
 	} else if st, err := os.Stat(c.Out); err == nil && !st.IsDir() {
 		return nil, &settings.Error{Err: settings.Problems{{Key: "out", Msg: c.Out + " is a file, not a run directory"}}}
 	} else if entries, _ := os.ReadDir(c.Out); len(entries) > 0 {
@@ -180,6 +193,9 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		if err := t.loadCheckpoint(ckpt); err != nil {
 			return nil, err
 		}
+		if err := t.checkRunConfig(ckpt); err != nil {
+			return nil, err
+		}
 	} else if err := t.startPolicy(); err != nil {
 		return nil, err
 	}
@@ -201,6 +217,8 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	}
 	if ckpt != "" {
 		fmt.Fprintf(t.log, "resuming %s from %s (step %d)\n", c.Out, ckpt, t.step)
+	} else if resume {
+		t.noteRestart()
 	}
 	return t, t.openLogs()
 }
@@ -227,11 +245,11 @@ func TaskRewards(tk task.Task, judges []string) ([]reward.Verifier, error) {
 	for _, spec := range judges {
 		v, err := reward.New("judge", spec)
 		if err != nil {
-			return nil, &settings.Error{Err: fmt.Errorf("judge %q: %w", spec, err)}
+			return nil, &settings.Error{Err: fmt.Errorf("judge %q: %w", redact.String(spec), err)}
 		}
 		for _, w := range vs {
 			if w.Name() == v.Name() {
-				return nil, &settings.Error{Err: fmt.Errorf("judge %q: its name %q is already the name of a reward of task %s (rewards: %s): give the judge another name=", spec, v.Name(), tk.Name(), rewardNames(vs))}
+				return nil, &settings.Error{Err: fmt.Errorf("judge %q: its name %q is already the name of a reward of task %s (rewards: %s): give the judge another name=", redact.String(spec), v.Name(), tk.Name(), rewardNames(vs))}
 			}
 		}
 		vs = append(vs, v)
@@ -311,12 +329,12 @@ func (t *Trainer) checkInfoBlocks(ctx context.Context) error {
 // checkpoints/ are written into a temporary sibling folder that is renamed
 // into place, so the directory either does not exist or holds a run.
 func (t *Trainer) createRun() error {
-	dir := filepath.Clean(t.c.Out)
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, atomicfile.DirMode); err != nil {
-		return fmt.Errorf("run directory: %w", err)
+	t.c = absolutePaths(t.c)
+	dir := t.c.Out
+	if err := lock.RemoveAbandoned(filepath.Dir(dir), t.log); err != nil {
+		return err
 	}
-	tmp, err := atomicfile.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
+	tmp, lk, err := lock.MkdirTemp(dir) // the lock moves into place with the folder
 	if err != nil {
 		return fmt.Errorf("run directory: %w", err)
 	}
@@ -332,8 +350,11 @@ func (t *Trainer) createRun() error {
 	}
 	if err != nil {
 		os.RemoveAll(tmp)
+		lk.Release()
 		return fmt.Errorf("run directory %s: %w", dir, err)
 	}
+	lk.Moved(dir)
+	t.lk = lk
 	return nil
 }
 
@@ -343,10 +364,10 @@ func (t *Trainer) prepareResume(ckpt string, changes []Change) error {
 	if err := removeStrayCheckpoints(filepath.Join(t.c.Out, "checkpoints"), t.log); err != nil {
 		return err
 	}
-	if len(changes) == 0 {
+	if len(changes) == 0 && t.accepted == "" {
 		return nil
 	}
-	if err := recordResume(t.c.Out, ResumeRecord{Step: t.step, Checkpoint: filepath.Base(ckpt), Changes: changes}); err != nil {
+	if err := recordResume(t.c.Out, ResumeRecord{Step: t.step, Checkpoint: filepath.Base(ckpt), Changes: changes, Accepted: t.accepted}); err != nil {
 		return err
 	}
 	for _, ch := range changes {
@@ -389,6 +410,10 @@ func (t *Trainer) Done() bool { return t.step >= t.c.Steps }
 // Config.MaxVerifyErrors; the last checkpoint then holds the last good
 // weights.
 func (t *Trainer) Run(ctx context.Context) error {
+	if err := t.relock(); err != nil {
+		return err
+	}
+	defer t.unlock()
 	report := t.progress
 	if report == nil {
 		bar := progress.New(t.log, "train", t.step, t.c.Steps)
@@ -555,8 +580,9 @@ func (t *Trainer) evaluate(ctx context.Context, rec stepRecord) error {
 // Close releases what the run holds beyond memory (the task's files: the
 // sql task's database). The Trainer is not used afterwards.
 func (t *Trainer) Close() error {
+	err := t.unlock()
 	if cl, ok := t.task.(io.Closer); ok {
-		return cl.Close()
+		err = errors.Join(err, cl.Close())
 	}
-	return nil
+	return err
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/internal/boundedread"
 )
 
 // WriteFile writes data to path through a temporary file in the same
@@ -29,7 +30,7 @@ func WriteJSON(path string, v any) error {
 
 // ReadJSON reads a JSON file into v.
 func ReadJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := boundedread.ReadFile(path, boundedread.Record)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
@@ -56,7 +57,7 @@ type Log[T any] struct {
 // log. check may be nil to keep every record.
 func OpenLog[T any](path string, check func(line int, rec T) (keep bool, err error)) (*Log[T], error) {
 	l := &Log[T]{path: path}
-	f, err := os.Open(path)
+	f, err := boundedread.OpenLimited(path, boundedread.Log)
 	if errors.Is(err, os.ErrNotExist) {
 		return l, nil
 	}
@@ -234,7 +235,7 @@ func ScanLines(r io.Reader, fn func(n int, line []byte) error) error {
 
 // ReadLines decodes every non-blank line of a JSON Lines file with decode.
 func ReadLines(path string, decode func(line []byte) error) error {
-	f, err := os.Open(path)
+	f, err := boundedread.OpenLimited(path, boundedread.Log)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+
+	"github.com/credo-rl/credo/internal/boundedread"
 )
 
 // BPE is a Hugging Face tokenizer.json byte-level BPE tokenizer (Qwen2/Qwen3,
@@ -55,12 +56,12 @@ const maxTokenID = 1 << 22
 // LoadBPE reads tokenizer.json, and tokenizer_config.json when present, from dir.
 func LoadBPE(dir string) (*BPE, error) {
 	path := filepath.Join(dir, HFFile)
-	data, err := os.ReadFile(path)
+	data, err := boundedread.ReadFile(path, boundedread.Tokenizer)
 	if err != nil {
 		return nil, fmt.Errorf("load tokenizer: %w", err)
 	}
 	cpath := filepath.Join(dir, HFConfigFile)
-	config, err := os.ReadFile(cpath)
+	config, err := boundedread.ReadFile(cpath, boundedread.Tokenizer)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load tokenizer: %w", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/credo-rl/credo/internal/boundedread"
 )
 
 // Tokenizer converts between text and token ids.
@@ -66,7 +68,7 @@ type descriptor struct {
 // Load reads the tokenizer saved in dir. A DescriptorFile says which kind
 // the folder holds; without one, a Hugging Face tokenizer.json is loaded.
 func Load(dir string) (Tokenizer, error) {
-	data, err := os.ReadFile(filepath.Join(dir, DescriptorFile))
+	data, err := boundedread.ReadFile(filepath.Join(dir, DescriptorFile), boundedread.Settings)
 	switch {
 	case err == nil:
 		var d descriptor

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/credo-rl/credo/lab"
@@ -134,7 +135,7 @@ func compare(ctx context.Context, fs *flags, cmd string, args []string, c lab.Co
 		return usageError{fmt.Errorf("--out is required")}
 	}
 	// An existing --out must be a comparison, which this one continues.
-	if entries, err := os.ReadDir(c.Out); err == nil && len(entries) > 0 && !exists(filepath.Join(c.Out, "compare.json")) {
+	if entries, err := os.ReadDir(c.Out); err == nil && slices.ContainsFunc(entries, notLock) && !exists(filepath.Join(c.Out, "compare.json")) {
 		return usageError{fmt.Errorf("--out %s holds files but is not a comparison (no compare.json): choose another folder", c.Out)}
 	}
 	if c.Train.PRM != "" {

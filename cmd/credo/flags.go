@@ -325,7 +325,7 @@ func checkOut(dir, flag string, replace bool) error {
 	if err != nil {
 		return err
 	}
-	if len(entries) == 0 || replace {
+	if !slices.ContainsFunc(entries, notLock) || replace {
 		return nil
 	}
 	names := make([]string, 0, 3)

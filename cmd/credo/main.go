@@ -44,10 +44,19 @@ func commands() map[string]command {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
 	limitMemory()
 	os.Exit(mainErr(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// interruptContext is cancelled by the first SIGINT or SIGTERM, which asks
+// the command to stop cleanly; with it the default handling is back, so a
+// second signal ends the process at once, whatever it is doing.
+func interruptContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() { <-ctx.Done(); stop() }()
+	return ctx, stop
 }
 
 // Exit codes.

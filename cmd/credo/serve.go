@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -37,6 +36,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	strict := fs.Bool("strict-schema", false, "refuse response_format json_object/json_schema with 400 instead of ignoring it")
 	seed := fs.Uint64("seed", 0, "seeds the sampling seeds of requests that send none")
 	quiet := fs.Bool("quiet", false, "do not log each request to stderr")
+	readTimeout := fs.Duration("read-timeout", serve.DefaultReadTimeout, "most time a client may take to send a request, body included")
+	idleTimeout := fs.Duration("idle-timeout", serve.DefaultIdleTimeout, "most time a kept-alive connection may wait for its next request")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -45,6 +46,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *maxTokens < 1 || *maxN < 1 || *queue < 0 {
 		return usageError{errors.New("--max-tokens and --max-n must be at least 1, --queue at least 0")}
+	}
+	if *readTimeout <= 0 || *idleTimeout <= 0 {
+		return usageError{errors.New("--read-timeout and --idle-timeout must be positive")}
 	}
 	o := serve.Options{Name: *name, MaxTokens: *maxTokens, MaxN: *maxN, MaxQueue: *queue, StrictSchema: *strict, Seed: *seed}
 	if *queue == 0 {
@@ -66,11 +70,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{
-		Handler:           serve.Handler(p, o),
-		ReadHeaderTimeout: 10 * time.Second, // a slow client cannot hold a connection open
-		IdleTimeout:       2 * time.Minute,
-	}
+	// A slow or idle client cannot hold a connection open.
+	srv := serve.NewServer(serve.Handler(p, o), serve.Timeouts{Read: *readTimeout, Idle: *idleTimeout})
 	fmt.Fprintf(stdout, "listening on http://%s/v1 (model %q from %s)\n", ln.Addr(), *name, *dir)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

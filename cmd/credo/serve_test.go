@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -57,38 +58,75 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// served is a serve-model run by startServe.
+type served struct {
+	base   string      // http://127.0.0.1:PORT/v1
+	lines  chan string // its output after the first line
+	stderr *lockedBuffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// startServe runs serve-model with args (which must listen on
+// 127.0.0.1:0) until the test ends or stop is called.
+func startServe(t *testing.T, args ...string) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	pr, pw := io.Pipe()
+	sv := &served{lines: make(chan string, 8), stderr: &lockedBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	go func() {
+		sv.done <- runServe(ctx, args, pw, sv.stderr)
+		pw.Close()
+	}()
+	first := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for n := 0; sc.Scan(); n++ {
+			if n == 0 {
+				first <- sc.Text()
+				continue
+			}
+			sv.lines <- sc.Text()
+		}
+		close(first)
+		close(sv.lines)
+	}()
+	line, ok := <-first
+	if !ok {
+		t.Fatalf("runServe printed nothing: %v\n%s", <-sv.done, sv.stderr.String())
+	}
+	base, _, _ := strings.Cut(strings.TrimPrefix(line, "listening on "), " ")
+	if !strings.HasPrefix(line, "listening on http://127.0.0.1:") || !strings.HasSuffix(base, "/v1") {
+		t.Fatalf("first line %q: want listening on http://127.0.0.1:PORT/v1", line)
+	}
+	sv.base = base
+	return sv
+}
+
+// stop cancels serve-model's context, as SIGINT would, and returns its error.
+func (sv *served) stop() error {
+	sv.cancel()
+	select {
+	case err := <-sv.done:
+		if err != nil {
+			return fmt.Errorf("runServe after cancel: %w", err)
+		}
+		return nil
+	case <-time.After(30 * time.Second): // a hang, not a timing check
+		return errors.New("runServe did not stop after its context was cancelled")
+	}
+}
+
 // TestServeModel starts `credo serve-model` on a free port, asks it over
 // HTTP (with and without the key), then cancels its context as SIGINT
 // would and checks it stops cleanly.
 func TestServeModel(t *testing.T) {
 	dir := tinyCheckpoint(t)
 	t.Setenv("CREDO_SERVE_TEST_KEY", "k3y")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	var stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, []string{"--model", dir, "--addr", "127.0.0.1:0", "--max-tokens", "8",
-			"--api-key-env", "CREDO_SERVE_TEST_KEY", "--name", "tiny"}, pw, &stderr)
-		pw.Close()
-	}()
-	lines := make(chan string, 8)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	first, ok := <-lines
-	if !ok {
-		t.Fatalf("runServe printed nothing: %v\n%s", <-done, stderr.String())
-	}
-	base, _, _ := strings.Cut(strings.TrimPrefix(first, "listening on "), " ")
-	if !strings.HasPrefix(first, "listening on http://127.0.0.1:") || !strings.HasSuffix(base, "/v1") {
-		t.Fatalf("first line %q: want listening on http://127.0.0.1:PORT/v1", first)
-	}
+	sv := startServe(t, "--model", dir, "--addr", "127.0.0.1:0", "--max-tokens", "8",
+		"--api-key-env", "CREDO_SERVE_TEST_KEY", "--name", "tiny")
+	base, lines, stderr := sv.base, sv.lines, sv.stderr
 
 	ask := func(key string) (int, map[string]any) {
 		req, _ := http.NewRequest("POST", base+"/chat/completions",
@@ -116,14 +154,8 @@ func TestServeModel(t *testing.T) {
 		t.Errorf("wrong key: %d %v", status, body)
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("runServe after cancel: %v", err)
-		}
-	case <-time.After(30 * time.Second): // a hang, not a timing check
-		t.Fatal("runServe did not stop after its context was cancelled")
+	if err := sv.stop(); err != nil {
+		t.Fatal(err)
 	}
 	var rest []string
 	for l := range lines {

@@ -9,11 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/credo-rl/credo/lab"
-
+	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/settings"
-
-	"github.com/credo-rl/credo/run"
+	"github.com/credo-rl/credo/lab"
 )
 
 func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -37,14 +35,22 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := c.Validate(); err != nil {
 		return fs.explain(&settings.Error{Err: err})
 	}
-	_, rep, err := lab.WarmUp(ctx, c, *out, stderr)
+	lk, err := holdOut(*out)
+	if err != nil {
+		return err
+	}
+	defer lk.Release()
+	if err := lock.RemoveAbandoned(filepath.Dir(filepath.Clean(*out)), stderr); err != nil {
+		return err
+	}
+	p, rep, err := lab.WarmUp(ctx, c, "", stderr)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interrupted{fmt.Sprintf("\ninterrupted: a warm-up keeps no checkpoint, so nothing was written to %s.\nrun the same command again to start it over: credo sft %s", *out, shellQuote(args))}
 		}
 		return fs.explain(err)
 	}
-	if err := run.WriteJSON(filepath.Join(*out, run.WarmupFile), lab.WarmupRecord{Config: c, Report: rep}); err != nil {
+	if err := saveWarmup(*out, p, lab.WarmupRecord{Config: c, Report: rep}); err != nil {
 		return err
 	}
 	js, _ := json.MarshalIndent(rep.Eval, "", "  ")

@@ -36,10 +36,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		opts = append(opts, rl.WithPRM(inf))
 	}
+	if acceptMissing(fs) {
+		opts = append(opts, rl.WithMissingChecksums())
+	}
 	tr, err := rl.New(ctx, c, *resume, stderr, opts...)
 	if err != nil {
 		return fs.explain(err)
 	}
+	defer tr.Close()
 	if tr.Done() {
 		fmt.Fprintf(stdout, "%s has finished all %d steps (resume with a larger --steps to go on)\n", c.Out, c.Steps)
 		return nil
@@ -65,6 +69,15 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// acceptMissingFlag accepts a checkpoint whose checksums.json is gone.
+const acceptMissingFlag = "accept-missing-checksums"
+
+// acceptMissing reports whether --accept-missing-checksums was given.
+func acceptMissing(fs *flags) bool {
+	f := fs.Lookup(acceptMissingFlag)
+	return f != nil && f.Value.String() == "true"
+}
+
 // resumeFlags are the flags of the settings a resume may change.
 func resumeFlags() []string {
 	fs := newFlags("train", "", io.Discard, io.Discard)
@@ -74,7 +87,7 @@ func resumeFlags() []string {
 	for _, k := range rl.ResumeMayChange() {
 		out = append(out, fs.name(k))
 	}
-	return out
+	return append(out, "and in a --judge spec: "+strings.Join(rl.JudgeMayChange(), "=, ")+"=")
 }
 
 // loadPRM opens a process reward model folder as the Influencer that
@@ -87,11 +100,12 @@ func loadPRM(dir string) (credit.Influencer, error) {
 	return p, nil
 }
 
-// trainCommand defines train's flags over c: every setting's, --config
-// and --resume.
+// trainCommand defines train's flags over c: every setting's, --config,
+// --resume and --accept-missing-checksums (read with acceptMissing).
 func trainCommand(fs *flags, c *rl.Config) (configFile *string, resume *bool) {
-	configFile = fs.String("config", "", "JSON or YAML file with any of the settings below (keys as in config.json)")
+	configFile = fs.String("config", "", "JSON or YAML file with any of the settings below (keys as in config.json, - for standard input)")
 	resume = fs.Bool("resume", false, "continue the run in --out from its latest checkpoint, with its saved settings")
+	fs.Bool(acceptMissingFlag, false, "with --resume: continue from a checkpoint whose checksums.json is gone, unverified (recorded in resumes.json)")
 	trainFlags(fs, c)
 	return configFile, resume
 }

@@ -4,18 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/internal/boundedread"
 	"github.com/credo-rl/credo/model"
 )
 
 // ReadConfig reads dir/config.json (ParseConfig).
 func ReadConfig(dir string) (model.Config, error) {
 	path := filepath.Join(dir, "config.json")
-	data, err := os.ReadFile(path)
+	data, err := boundedread.ReadFile(path, boundedread.Settings)
 	if err != nil {
 		return model.Config{}, fmt.Errorf("load model config: %w", err)
 	}

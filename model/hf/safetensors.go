@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/internal/boundedread"
 	"github.com/credo-rl/credo/model"
 )
 
@@ -49,16 +49,12 @@ type Tensor struct {
 // data or overlapping, a shape that does not match its byte count) is an
 // error that says what is wrong.
 func ReadSafetensors(path string) (map[string]Tensor, error) {
-	f, err := os.Open(path)
+	f, size, err := boundedread.Open(path) // a regular file: its header is bounded by maxHeader and its size
 	if err != nil {
 		return nil, fmt.Errorf("read safetensors: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read safetensors %s: %w", path, err)
-	}
-	out, err := readSafetensors(f, st.Size())
+	out, err := readSafetensors(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("read safetensors %s: %w", path, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/credo-rl/credo/internal/boundedread"
 )
 
 // checkpoint is a folder's safetensors files with their headers read:
@@ -22,7 +24,7 @@ func openCheckpoint(dir string) (*checkpoint, error) {
 		shards = []string{"model.safetensors"}
 	} else {
 		indexPath := filepath.Join(dir, "model.safetensors.index.json")
-		data, err := os.ReadFile(indexPath)
+		data, err := boundedread.ReadFile(indexPath, boundedread.Record)
 		if err != nil {
 			return nil, fmt.Errorf("no model.safetensors or model.safetensors.index.json in %s", dir)
 		}
@@ -47,18 +49,13 @@ func openCheckpoint(dir string) (*checkpoint, error) {
 	c := &checkpoint{where: map[string]*stFile{}}
 	for _, name := range shards {
 		path := filepath.Join(dir, name)
-		fh, err := os.Open(path)
+		fh, size, err := boundedread.Open(path)
 		if err != nil {
 			c.Close()
 			return nil, fmt.Errorf("read safetensors: %w", err)
 		}
 		c.files = append(c.files, fh)
-		st, err := fh.Stat()
-		if err != nil {
-			c.Close()
-			return nil, fmt.Errorf("read safetensors %s: %w", path, err)
-		}
-		f, err := parseSafetensors(fh, st.Size())
+		f, err := parseSafetensors(fh, size)
 		if err != nil {
 			c.Close()
 			return nil, fmt.Errorf("read safetensors %s: %w", path, err)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/credo-rl/credo/internal/redact"
 )
 
 // Schema modes: whether a request asks the server for structured output.
@@ -116,12 +118,16 @@ func (c Config) Validate() error {
 	if strings.ContainsAny(c.Name, "/ \t\r\n") {
 		bad("name %q: must not contain '/' or whitespace (it is part of metric keys)", c.Name)
 	}
-	if c.URL == "" {
+	shown, secret := redact.URLs(c.URL) // a message never repeats a password
+	switch u, err := url.Parse(c.URL); {
+	case c.URL == "":
 		bad("url: required (for example http://localhost:8000/v1)")
-	} else if u, err := url.Parse(c.URL); err != nil {
-		bad("url %q: %v", c.URL, err)
-	} else if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("url %q: want http:// or https:// with a host", c.URL)
+	case secret || err == nil && u.User != nil:
+		bad("url %q: a user name or password in the URL is not allowed (it would be saved in config.json and printed in messages): put the API key in an environment variable and name it with key_env=", shown)
+	case err != nil:
+		bad("url %q: %v", shown, redact.String(err.Error()))
+	case (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		bad("url %q: want http:// or https:// with a host", shown)
 	}
 	if c.Model == "" {
 		bad("model: required (the name the server knows the judge model by)")

@@ -7,12 +7,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/credo-rl/credo/internal/boundedread"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -74,7 +74,7 @@ func New(c Config, opts ...Option) (*Judge, error) {
 	}
 	rubric := BuiltinRubric
 	if c.Rubric != "" {
-		b, err := os.ReadFile(c.Rubric)
+		b, err := boundedread.ReadFile(c.Rubric, boundedread.Rubric)
 		if err != nil {
 			return nil, fmt.Errorf("judge %s: read rubric: %w", c.Name, err)
 		}

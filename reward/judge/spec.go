@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/credo-rl/credo/internal/redact"
 )
 
 // specKeys maps each spec key to the Config field it sets. Counts of retries
@@ -114,7 +116,7 @@ func ParseSpec(spec string) (Config, error) {
 		k, v, ok := strings.Cut(item, "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		if !ok {
-			return Config{}, fmt.Errorf("judge spec: %q is not key=value", item)
+			return Config{}, fmt.Errorf("judge spec: %q is not key=value", redact.String(item))
 		}
 		set, known := specKeys[k]
 		if !known {
@@ -125,7 +127,7 @@ func ParseSpec(spec string) (Config, error) {
 		}
 		seen[k] = true
 		if err := set(&c, v); err != nil {
-			return Config{}, fmt.Errorf("judge spec: %s=%q: %w", k, v, err)
+			return Config{}, fmt.Errorf("judge spec: %s=%q: %w", k, redact.String(v), err)
 		}
 	}
 	c = c.WithDefaults()

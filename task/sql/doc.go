@@ -10,12 +10,17 @@
 // WITH statement of at most 10 kB; each query runs under a 200 ms limit
 // enforced by interrupting SQLite, and may return at most 1,000 rows. The
 // query is wrapped in a window function so that all of its work happens
-// in the first step, the one the driver can interrupt. No value or row may
-// exceed 10 kB (SQLITE_LIMIT_LENGTH), which also bounds what one function
-// call (which no interrupt stops) can cost; the limit starts once the query
-// holds a connection, and a timed-out outcome is never cached, so a correct
-// query's verdict does not depend on what ran beside it. Outcomes are
-// cached within a byte budget (32 MiB).
+// in the first step, the one the driver can interrupt. SQLite checks for
+// an interrupt only where its program loops, so the calls of one row run
+// to their end: no value or row may exceed 1 kB (SQLITE_LIMIT_LENGTH),
+// which bounds one call to about a millisecond, and a query may compile to
+// at most 16 calls of the functions whose cost is a product of two
+// lengths (trim, replace, instr, like, glob; counted in the compiled
+// program, with the copies of subqueries). The limit starts once the query
+// holds a connection, a verdict never waits for a connection another query
+// holds (the pool grows while more queries run at once), and a timed-out
+// outcome is never cached, so a correct query's verdict does not depend on
+// what ran beside it. Outcomes are cached within a byte budget (32 MiB).
 //
 // Rewards, in order: format (the tags, a non-empty answer; block: the
 // format description), executes (the query runs within the limits; block:

@@ -59,7 +59,11 @@ func newSandbox(path string, o Options) (*sandbox, error) {
 		return nil, err
 	}
 	db := dbsql.OpenDB(connector{drv: &sqlite.Driver{}, dsn: dsn, authorize: authorize})
-	db.SetMaxOpenConns(o.Conns)
+	// A verdict never waits for a connection another query holds (issue 26:
+	// eight queries past their limit made a correct one wait 22 s): the pool
+	// opens more while more queries run at once, up to maxConns, and keeps
+	// o.Conns open between them.
+	db.SetMaxOpenConns(max(o.Conns, maxConns))
 	db.SetMaxIdleConns(o.Conns)
 	s := &sandbox{db: db, limit: o.TimeLimit, maxRows: o.MaxRows, maxBytes: o.MaxQueryBytes}
 	if o.CacheBytes > 0 {
@@ -87,15 +91,21 @@ func newSandbox(path string, o Options) (*sandbox, error) {
 	return s, nil
 }
 
-// maxValueBytes is SQLITE_LIMIT_LENGTH: no string, blob or row above 10 kB
-// (the largest value in the database is a few dozen bytes). It also bounds
-// the one kind of work the driver's interrupt cannot stop, a single
-// function call: SQLite checks for an interrupt between VM operations, and
-// trim(X, Y) compares every character of X with every one of Y's at most
+// maxConns is the most connections open at once: queries beyond it wait
+// for one (verifiers run a few workers each, so it is not reached).
+const maxConns = 64
+
+// maxValueBytes is SQLITE_LIMIT_LENGTH: no string, blob or row above 1 kB
+// (the largest value in the database is a few dozen bytes, the widest row
+// of a three-table join a few hundred). It also bounds the one kind of
+// work the driver's interrupt cannot stop, a function call: trim(X, Y)
+// compares every character of X with every one of Y's at most
 // maxValueBytes/12 characters (its per-character table must fit the limit),
-// so one call does at most 10,000 × 833 comparisons, tens of milliseconds.
-// At 100 kB one such call ran 7 s past the time limit (issue 14).
-const maxValueBytes = 10_000
+// so one call does at most 1,000 × 83 comparisons, about a millisecond
+// (cost.go bounds how many such calls one row makes). At 100 kB one call
+// ran 7 s past the time limit (issue 14); at 10 kB one took 0.1 s, and 120
+// of them in a row 10 s (issue 26).
+const maxValueBytes = 1_000
 
 // The wrapper puts every query inside a window function. count(*) OVER ()
 // needs the whole (LIMIT-bounded) result before it can return the first
@@ -183,7 +193,11 @@ func (s *sandbox) query(ctx context.Context, conn *dbsql.Conn, query string, c c
 	if c.rawOnly {
 		return s.prepareRaw(ctx, conn, query, nil)
 	}
-	rows, err := conn.QueryContext(ctx, wrapHead+c.body+fmt.Sprintf(wrapTail, s.maxRows+1))
+	wrapped := wrapHead + c.body + fmt.Sprintf(wrapTail, s.maxRows+1)
+	if msg := tooCostly(costlyCalls(ctx, conn, wrapped)); msg != "" {
+		return &outcome{err: msg}
+	}
+	rows, err := conn.QueryContext(ctx, wrapped)
 	if err != nil {
 		return s.prepareRaw(ctx, conn, query, err)
 	}

@@ -21,16 +21,34 @@ import (
 var longCalls = []struct{ name, query string }{
 	{"trim, 8,001-character set (issue 14)", "SELECT length(trim(printf('%.*c', 99999, 'a'), printf('%.*c', 8000, 'b') || 'a'))"},
 	{"three such trims (issue 14)", "SELECT length(trim(printf('%.*c', 99999, 'a'), printf('%.*c', 8000, 'b') || 'a')) + length(trim(printf('%.*c', 99999, 'c'), printf('%.*c', 8000, 'd') || 'c')) + length(trim(printf('%.*c', 99999, 'e'), printf('%.*c', 8000, 'f') || 'e'))"},
-	// The largest that fit maxValueBytes: 9,999 bytes, sets of 832 characters.
-	{"trim at the length limit", "SELECT length(trim(printf('%.*c', 9999, 'a'), printf('%.*c', 831, 'b') || 'a'))"},
-	{"ltrim at the length limit", "SELECT length(ltrim(printf('%.*c', 9999, 'a'), printf('%.*c', 831, 'b') || 'a'))"},
-	{"rtrim, two-byte characters", "SELECT length(rtrim(replace(printf('%.*c', 4999, 'x'), 'x', 'é'), replace(printf('%.*c', 415, 'x'), 'x', 'ü') || 'é'))"},
-	{"three trims at the limit", "SELECT length(trim(printf('%.*c', 9999, 'a'), printf('%.*c', 831, 'b') || 'a')) + length(trim(printf('%.*c', 9999, 'c'), printf('%.*c', 831, 'd') || 'c')) + length(trim(printf('%.*c', 9999, 'e'), printf('%.*c', 831, 'f') || 'e'))"},
-	{"instr, needle half the haystack", "SELECT instr(printf('%.*c', 9999, 'a'), printf('%.*c', 4999, 'a') || 'b')"},
-	{"replace, pattern half the text", "SELECT length(replace(printf('%.*c', 9999, 'a'), printf('%.*c', 4999, 'a') || 'b', 'x'))"},
-	{"glob with a class", "SELECT printf('%.*c', 9999, 'a') GLOB '*[a-b]' || printf('%.*c', 190, '?') || 'b'"},
-	{"like, 197 underscores", "SELECT printf('%.*c', 9999, 'a') LIKE '%' || printf('%.*c', 197, '_') || 'b'"},
+	// The largest that fit maxValueBytes: 999 bytes, sets of 82 characters.
+	{"trim at the length limit", "SELECT length(trim(printf('%.*c', 999, 'a'), printf('%.*c', 81, 'b') || 'a'))"},
+	{"ltrim at the length limit", "SELECT length(ltrim(printf('%.*c', 999, 'a'), printf('%.*c', 81, 'b') || 'a'))"},
+	{"rtrim, two-byte characters", "SELECT length(rtrim(replace(printf('%.*c', 499, 'x'), 'x', 'é'), replace(printf('%.*c', 41, 'x'), 'x', 'ü') || 'é'))"},
+	{"three trims at the limit", "SELECT length(trim(printf('%.*c', 999, 'a'), printf('%.*c', 81, 'b') || 'a')) + length(trim(printf('%.*c', 999, 'c'), printf('%.*c', 81, 'd') || 'c')) + length(trim(printf('%.*c', 999, 'e'), printf('%.*c', 81, 'f') || 'e'))"},
+	{"instr, needle half the haystack", "SELECT instr(printf('%.*c', 999, 'a'), printf('%.*c', 499, 'a') || 'b')"},
+	{"replace, pattern half the text", "SELECT length(replace(printf('%.*c', 999, 'a'), printf('%.*c', 499, 'a') || 'b', 'x'))"},
+	{"glob with a class", "SELECT printf('%.*c', 999, 'a') GLOB '*[a-b]' || printf('%.*c', 190, '?') || 'b'"},
+	{"like, 197 underscores", "SELECT printf('%.*c', 999, 'a') LIKE '%' || printf('%.*c', 197, '_') || 'b'"},
+	{"trim at the limit read 16 times, the most allowed", trimRead(maxCostlyCalls, 999, 81, 'a')},
 	{"sort of four million rows", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 4000000) SELECT count(*) FROM (SELECT x FROM c ORDER BY random())"},
+	// issue 26: calls in one row run with no interrupt check between them.
+	{"120 trims in a 9 kB query (issue 26)", manyTrims(120, 'a')},
+	{"one trim read 120 times through a subquery (issue 26)", trimRead(120, 9999, 831, 'a')},
+}
+
+// manyTrims is issue 26's query: n trims of 9,999 characters by a set of
+// 832, summed in one expression (9 kB for 120), with c as the character.
+func manyTrims(n int, c rune) string {
+	one := fmt.Sprintf("length(trim(printf('%%.*c', 9999, '%c'), printf('%%.*c', 831, 'b') || '%c'))", c, c)
+	return "SELECT " + strings.Repeat(one+" + ", n-1) + one
+}
+
+// trimRead is one trim of size characters c by a set of set+1, read n
+// times through a subquery, which SQLite expands into n calls.
+func trimRead(n, size, set int, c rune) string {
+	return fmt.Sprintf("WITH t(x, y) AS (SELECT printf('%%.*c', %d, '%c'), printf('%%.*c', %d, 'b') || '%c') SELECT %s FROM (SELECT length(trim(x, y)) AS z FROM t)",
+		size, c, set, c, strings.Repeat("z + ", n-1)+"z")
 }
 
 // maxOvershoot is the CPU time a query may use past its time limit: the
@@ -145,10 +163,10 @@ func TestCacheBytes(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for i := range 8 {
-		// 500 rows of 8 kB: 4 MB per result.
-		q := fmt.Sprintf("SELECT printf('%%.*c', 8000, '%c') || id FROM orders LIMIT 500", 'a'+i)
+		// 1,000 rows of 900 bytes: 0.9 MB per result.
+		q := fmt.Sprintf("SELECT printf('%%.*c', 900, '%c') || a.id || b.id FROM orders a, orders b LIMIT 1000", 'a'+i)
 		o, err := tk.box.run(ctx, q)
-		if err != nil || o.err != "" || len(o.rows) != 500 {
+		if err != nil || o.err != "" || len(o.rows) != 1000 {
 			t.Fatalf("%s: %v %q %d rows", q, err, o.err, len(o.rows))
 		}
 	}
@@ -165,15 +183,21 @@ func TestCacheBytes(t *testing.T) {
 	}
 }
 
-// BenchmarkLongCall reproduces issue 14's figures: the verdict's time, how
-// long the query's work went on (busy) and the CPU time it used past the
-// limit, for the issue's long trim call, three of them in one query, and
-// the costliest trims the length limit still lets through.
+// BenchmarkLongCall reproduces issue 14's and issue 26's figures: the
+// verdict's time, how long the query's work went on (busy) and the CPU
+// time it used past the limit, for issue 14's long trim call and three of
+// them in one query, the costliest trims the length limit still lets
+// through (one, three, and the most calls a query may make), and issue
+// 26's 120 trims and trim read 120 times.
 //
 //	go test ./task/sql -run XXX -bench LongCall -benchtime 3x
 func BenchmarkLongCall(b *testing.B) {
 	tk := openTask(b, 1, Options{CacheBytes: -1})
-	for _, q := range []struct{ name, query string }{{"issue-trim", longCalls[0].query}, {"issue-three-trims", longCalls[1].query}, {"trim-at-limit", longCalls[2].query}, {"three-trims-at-limit", longCalls[5].query}} {
+	for _, q := range []struct{ name, query string }{
+		{"issue-trim", longCalls[0].query}, {"issue-three-trims", longCalls[1].query}, {"trim-at-limit", longCalls[2].query},
+		{"three-trims-at-limit", longCalls[5].query}, {"most-trims-allowed", longCalls[10].query},
+		{"issue26-120-trims", longCalls[12].query}, {"issue26-trim-read-120-times", longCalls[13].query},
+	} {
 		b.Run(q.name, func(b *testing.B) {
 			var verdict, busy, over time.Duration
 			for b.Loop() {

@@ -34,7 +34,7 @@ type Options struct {
 	TimeLimit     time.Duration // per query; default 200 ms
 	MaxRows       int           // rows a query may return; default 1,000
 	MaxQueryBytes int           // default 10,000
-	Conns         int           // read-only connections in the pool; default 8
+	Conns         int           // read-only connections kept open between queries; default 8 (more open while more queries run at once)
 	// CacheBytes bounds the outcome cache's estimated memory (query texts,
 	// rows and values); default 32 MiB. Negative: no cache.
 	CacheBytes int
