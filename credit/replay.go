@@ -306,3 +306,69 @@ func (s replaySource) place(v *view, p replayPlan, sc scoredRows, m Metrics) [][
 	}
 	return q
 }
+
+// ReplayPlan is what a replay method asks its Replayer for on a batch: the
+// plan step of the replay source, for trainers whose own engine replays
+// (the service's /v1/replay-plan). Answer every request and put the
+// answers in Batch.Replay (a TopKReplayer): the method then plans the same
+// requests again and asks for exactly these.
+type ReplayPlan struct {
+	Requests []ReplayRequest // distinct requests, in the order the pairs first need them
+	Pairs    []ReplayPair    // the (response, reward) pairs whose relevance comes from a replay
+}
+
+// ReplayPair is one (response, reward) pair that needs replay, with the
+// indices in ReplayPlan.Requests of its two (three) replays.
+type ReplayPair struct {
+	Response, Reward int
+	Full, Without    int // the full prompt's request and the one without the reward's block (joint: without every block)
+	Placebo          int // full followed by PlaceboBlock (Config.Placebo), else −1
+}
+
+// PlanReplay returns the replays method name, built from c, would ask for
+// on b (Batch.Replay is not used). Only a method with a replay source has
+// them: any other is an error, as is a batch the method would refuse.
+func PlanReplay(name string, c Config, b *Batch) (ReplayPlan, error) {
+	m, err := New(name, c)
+	if err != nil {
+		return ReplayPlan{}, err
+	}
+	src, ok := replaySourceOf(m)
+	if !ok {
+		return ReplayPlan{}, fmt.Errorf("credit method %q does not replay", name)
+	}
+	v, err := newView(b)
+	if err != nil {
+		return ReplayPlan{}, fmt.Errorf("%s: %w", name, err)
+	}
+	p, err := src.plan(v)
+	if err != nil {
+		return ReplayPlan{}, fmt.Errorf("%s: %w", name, err)
+	}
+	out := ReplayPlan{Requests: p.reqs}
+	for _, pp := range p.pairs {
+		if !pp.same {
+			out.Pairs = append(out.Pairs, ReplayPair{Response: pp.i, Reward: pp.k, Full: pp.full, Without: pp.other, Placebo: pp.placebo})
+		}
+	}
+	return out, nil
+}
+
+// replaySourceOf finds the replay source inside a method built by New
+// (through GRPO-scaling and SAW, which change weights and scale but not
+// which pairs are replayed).
+func replaySourceOf(m Method) (replaySource, bool) {
+	for {
+		switch x := m.(type) {
+		case *scaled:
+			m = x.inner
+		case *saw:
+			m = x.inner
+		case *placed:
+			s, ok := x.src.(replaySource)
+			return s, ok
+		default:
+			return replaySource{}, false
+		}
+	}
+}
