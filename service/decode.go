@@ -201,10 +201,9 @@ func (d *decoder) array(limit int, f func(i int) error) error {
 	}
 }
 
-// unknown is the error for a key the schema does not have.
+// unknown is the error for a key the schema does not have, at its path.
 func (d *decoder) unknown(key string, known string) error {
-	d.path = d.path[:len(d.path)-1]
-	return d.errorf("unknown field %q (known: %s)", key, known)
+	return d.errorf("unknown field %q (known here: %s)", key, known)
 }
 
 // str reads a string, which must be valid Unicode.
