@@ -477,7 +477,13 @@ func (req *batchRequest) check() error {
 		}
 	}
 	K := len(req.rewards)
+	work := 0 // Σ spans × tokens: what mapping spans onto tokens costs
 	for i, r := range req.resp {
+		for _, v := range r.verdicts {
+			if work += len(v.Spans) * len(r.tokens); work > maxSpanWork {
+				return tooMany(fmt.Sprintf("responses[%d].verdicts", i), work, maxSpanWork, "spans × tokens (summed over the verdicts)")
+			}
+		}
 		if r.scores != nil && len(r.scores) != K {
 			return badf(fmt.Sprintf("responses[%d].scores", i), "%d scores for %d rewards", len(r.scores), K)
 		}

@@ -132,7 +132,8 @@ func (d *decoder) object(f func(key string) error) error {
 		return d.errorf("want an object, got %s", d.describe())
 	}
 	d.i++
-	var seen []string
+	var seen []string        // the keys so far, while few
+	var many map[string]bool // and then: an object of a million keys costs no more than linear time
 	for first := true; ; first = false {
 		c := d.peek()
 		if c == '}' {
@@ -153,12 +154,17 @@ func (d *decoder) object(f func(key string) error) error {
 		if err != nil {
 			return err
 		}
-		for _, s := range seen {
-			if s == key {
-				return d.errorf("key %q given twice", key)
+		if slices.Contains(seen, key) || many[key] {
+			return d.errorf("key %q given twice", key)
+		}
+		if many != nil {
+			many[key] = true
+		} else if seen = append(seen, key); len(seen) > 16 {
+			many = map[string]bool{}
+			for _, k := range seen {
+				many[k] = true
 			}
 		}
-		seen = append(seen, key)
 		if d.peek() != ':' {
 			return d.errorf("want : after key %q, got %s", key, d.describe())
 		}

@@ -229,10 +229,11 @@ func TestReplayPlanErrors(t *testing.T) {
 	})
 }
 
-// blockingPRM holds p2t requests until its context ends (or panics).
+// blockingPRM holds p2t requests until released, whatever their
+// context says (or panics).
 type blockingPRM struct {
-	started chan struct{}
-	panics  bool
+	started, release chan struct{}
+	panics           bool
 }
 
 func (p blockingPRM) Influence(ctx context.Context, reqs []credit.InfluenceRequest, _ credit.NullEmbedding) ([]credit.Influence, error) {
@@ -240,7 +241,7 @@ func (p blockingPRM) Influence(ctx context.Context, reqs []credit.InfluenceReque
 		panic("the PRM broke")
 	}
 	p.started <- struct{}{}
-	<-ctx.Done()
+	<-p.release
 	return nil, ctx.Err()
 }
 
@@ -248,7 +249,7 @@ func (p blockingPRM) Influence(ctx context.Context, reqs []credit.InfluenceReque
 // deadline, a panic; and /healthz, /metrics after them.
 func TestServerErrors(t *testing.T) {
 	p2t := mustJSON(set(t, small(t), "method", "p2t"))
-	prm := blockingPRM{started: make(chan struct{}, 4)}
+	prm := blockingPRM{started: make(chan struct{}, 4), release: make(chan struct{})}
 	s, hs := newServer(t, Options{APIKey: "k3y", MaxBody: 4096, Deadline: 300 * time.Millisecond, Concurrency: 1, PRM: prm})
 	do := func(method, path, key, body string) (int, map[string]any, http.Header) {
 		req, _ := http.NewRequest(method, hs.URL+path, strings.NewReader(body))
@@ -298,6 +299,7 @@ func TestServerErrors(t *testing.T) {
 	if code, out, _ := do("POST", "/v1/advantages", "k3y", p2t); code != 503 || kind(out) != kindBusy {
 		t.Errorf("second request while the slot is held: %d %v", code, out)
 	}
+	close(prm.release) // the first, now past its deadline
 	wg.Wait()
 	if firstCode != 504 || kind(firstOut) != kindDeadline {
 		t.Errorf("request past its deadline: %d %v", firstCode, firstOut)
@@ -324,4 +326,33 @@ func TestServerErrors(t *testing.T) {
 			t.Errorf("metrics lack %q:\n%s", want, raw)
 		}
 	}
+}
+
+// Inputs built to cost more than their size: an object of 50,000 keys, and
+// many spans over many tokens.
+func TestCostlyInputs(t *testing.T) {
+	var keys strings.Builder
+	keys.WriteString(strings.TrimSuffix(mustJSON(small(t)), "}") + `, "config": {`)
+	for i := range 50_000 {
+		if i > 0 {
+			keys.WriteByte(',')
+		}
+		keys.WriteString(`"k` + itoa(i) + `": 0`)
+	}
+	keys.WriteString(`}}`)
+	T := 1 << 16
+	offsets := make([][2]int, T)
+	spans := make([]map[string]any, 4097)
+	for i := range spans {
+		spans[i] = map[string]any{"start": i, "end": i + 1}
+	}
+	b := small(t)
+	b = set(t, b, "responses.0.response", strings.Repeat("x", T))
+	b = set(t, b, "responses.0.tokens", make([]int, T))
+	b = set(t, b, "responses.0.offsets", offsets)
+	b = set(t, b, "responses.0.verdicts.0.spans", spans)
+	runErrorCases(t, "/v1/advantages", Options{}, []errorCase{
+		{"50,000 keys", keys.String(), 400, "config", "unknown field"},
+		{"spans × tokens", b, 413, "responses[0].verdicts", "spans × tokens"},
+	})
 }

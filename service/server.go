@@ -35,6 +35,7 @@ const (
 	maxRewards       = 256
 	maxTopK          = 1024
 	maxPromptsAnswer = 10_000
+	maxSpanWork      = 1 << 28 // Σ over verdicts of spans × the response's tokens
 )
 
 // Options configure a Server. Zero fields take the defaults.
