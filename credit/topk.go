@@ -138,7 +138,8 @@ type supportSlot struct {
 
 // commonSupport builds the rows of requests that share a response of T
 // tokens: rows[j][t] is member j's distribution at position t on U_t plus
-// the rest bucket. which[j] is member j's answer index, for errors.
+// the rest bucket. which[j] is member j's answer index, for errors. A first
+// pass finds each U_t (and checks the entries), a second writes the rows.
 func commonSupport(members []TopK, which []int, T int) ([][][]float32, error) {
 	width := 0
 	for _, a := range members {
@@ -153,17 +154,12 @@ func commonSupport(members []TopK, which []int, T int) ([][][]float32, error) {
 	for j, a := range members {
 		at[j] = make([]int32, len(a.IDs))
 	}
-	widths := make([]int, T) // |U_t|
+	start := make([]int, T+1) // position t's row is [start[t], start[t+1]) of a member's block
 	for t := range T {
-		gen := int32(t + 1)
-		n, err := unionAt(members, which, t, table, gen, at)
+		n, err := unionAt(members, which, t, table, int32(t+1), at)
 		if err != nil {
 			return nil, err
 		}
-		widths[t] = n
-	}
-	start := make([]int, T+1) // position t's row is [start[t], start[t+1]) of a member's block
-	for t, n := range widths {
 		start[t+1] = start[t] + n + 1
 	}
 	back := make([]float32, len(members)*start[T])
@@ -176,10 +172,14 @@ func commonSupport(members []TopK, which []int, T int) ([][][]float32, error) {
 			var sum float64
 			for e := t * a.K; e < (t+1)*a.K; e++ {
 				if u := at[j][e]; u >= 0 {
-					p := math.Exp(float64(a.LogProbs[e]))
+					p := expLogProb(float64(a.LogProbs[e]))
 					row[u] = float32(p)
 					sum += p
 				}
+			}
+			if sum > 1+topKSlack {
+				return nil, &TopKError{Answer: which[j], Position: t, Entry: -1, Field: "logprobs",
+					Msg: fmt.Sprintf("the probabilities sum to %.6g, more than 1", sum)}
 			}
 			row[len(row)-1] = float32(max(0, 1-sum))
 			rows[j][t] = row
@@ -190,12 +190,12 @@ func commonSupport(members []TopK, which []int, T int) ([][][]float32, error) {
 
 // unionAt enters position t's entries of every member into the hash table
 // (stamped gen, so earlier positions' slots count as empty), records each
-// entry's index in U_t in at, checks the entries' values, and returns |U_t|.
+// entry's index in U_t in at, checks the entries' ids and log-probabilities,
+// and returns |U_t|.
 func unionAt(members []TopK, which []int, t int, table []supportSlot, gen int32, at [][]int32) (int, error) {
 	mask := uint32(len(table) - 1)
 	n := int32(0)
 	for j, a := range members {
-		var sum float64
 		for e := t * a.K; e < (t+1)*a.K; e++ {
 			id := a.IDs[e]
 			if id == -1 {
@@ -208,11 +208,9 @@ func unionAt(members []TopK, which []int, t int, table []supportSlot, gen int32,
 			if id < 0 {
 				return 0, bad("ids", fmt.Sprintf("token id %d is negative (−1 marks an unused entry)", id))
 			}
-			lp := float64(a.LogProbs[e])
-			if math.IsNaN(lp) || lp > topKSlack || math.IsInf(lp, 1) {
+			if lp := float64(a.LogProbs[e]); math.IsNaN(lp) || lp > topKSlack || math.IsInf(lp, 1) {
 				return 0, bad("logprobs", fmt.Sprintf("log-probability %v must be a number ≤ 0", lp))
 			}
-			sum += math.Exp(lp)
 			h := (uint32(id) * 0x9e3779b1) & mask
 			for {
 				s := &table[h]
@@ -232,10 +230,22 @@ func unionAt(members []TopK, which []int, t int, table []supportSlot, gen int32,
 			}
 			at[j][e] = table[h].at
 		}
-		if sum > 1+topKSlack {
-			return 0, &TopKError{Answer: which[j], Position: t, Entry: -1, Field: "logprobs",
-				Msg: fmt.Sprintf("the probabilities sum to %.6g, more than 1", sum)}
-		}
 	}
 	return int(n), nil
+}
+
+// expLogProb is e^x for a log-probability x ≤ 0 (up to topKSlack), to a
+// relative 3e-10 (well under float32's 6e-8, the rows' precision) and about
+// twice as fast as math.Exp, which was half of a top-20 replay's time:
+// x = k·ln 2 + r with |r| ≤ ln 2 / 2, e^r by its Taylor series to r⁸.
+// Below −104, where float32 has nothing left, it is 0.
+func expLogProb(x float64) float64 {
+	if x < -104 {
+		return 0
+	}
+	const ln2hi, ln2lo = 6.93147180369123816490e-01, 1.90821492927058770002e-10
+	k := math.Floor(x*math.Log2E + 0.5)
+	r := x - k*ln2hi - k*ln2lo
+	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720+r*(1.0/5040+r*(1.0/40320))))))))
+	return p * math.Float64frombits(uint64(int64(k)+1023)<<52)
 }

@@ -193,40 +193,25 @@ func zeroVariance(b *credit.Batch, met credit.Metrics) {
 }
 
 func writeAdvantages(req *batchRequest, adv credit.Advantages, met credit.Metrics) []byte {
-	n := 64
-	for _, row := range adv.Tokens {
-		n += 24*len(row) + 4
-	}
-	w := writer{b: make([]byte, 0, n)}
+	var w writer
 	w.raw("{")
 	w.key("method", true)
 	w.str(req.method)
-	w.raw(`,"advantages":[`)
-	for i, row := range adv.Tokens {
-		if i > 0 {
-			w.byte(',')
-		}
-		w.floats(row, req.packed)
-	}
-	w.raw("]")
+	w.raw(`,"advantages":`)
+	w.rows(adv.Tokens, req.packed, false)
 	w.key("response_advantages", false)
 	w.floats(adv.Response, false)
 	if req.returnRelevance {
 		w.raw(`,"relevance":{`)
 		for k, name := range req.rewards {
 			w.key(name, k == 0)
-			w.byte('[')
-			for i := range req.resp {
-				if i > 0 {
-					w.byte(',')
-				}
-				if adv.Relevance == nil || adv.Relevance[k][i] == nil {
-					w.raw("null")
-				} else {
-					w.floats(adv.Relevance[k][i], req.packed)
-				}
+			var q [][]float64 // a nil row is written as null
+			if adv.Relevance != nil {
+				q = adv.Relevance[k]
+			} else {
+				q = make([][]float64, len(req.resp))
 			}
-			w.byte(']')
+			w.rows(q, req.packed, true)
 		}
 		w.raw("}")
 	}

@@ -3,7 +3,10 @@ package service
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/reward"
@@ -41,6 +44,52 @@ type responseIn struct {
 type replayIn struct {
 	plan    string
 	answers []credit.TopK
+	packed  []packedField // base64 fields, decoded after the body is read
+}
+
+// packedField is one answer's base64 ids or logprobs, kept as text while
+// the body is read and decoded afterwards on every core: a top-20 replay
+// of a large batch is a hundred megabytes of base64.
+type packedField struct {
+	answer int
+	ids    bool // else logprobs
+	src    []byte
+	path   string
+}
+
+// unpackAll decodes the answers' base64 fields in parallel; an error
+// names the lowest field that failed.
+func (rp *replayIn) unpackAll() error {
+	errs := make([]error, len(rp.packed))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(rp.packed)) {
+		wg.Go(func() {
+			for j := int(next.Add(1) - 1); j < len(rp.packed); j = int(next.Add(1) - 1) {
+				f := rp.packed[j]
+				a := &rp.answers[f.answer]
+				var msg string
+				if f.ids {
+					if a.IDs, msg = unpack[int32](f.src); msg == "" {
+						msg = checkAtLeast(a.IDs, -1)
+					}
+				} else {
+					a.LogProbs, msg = unpack[float32](f.src)
+				}
+				if msg != "" {
+					errs[j] = badRequest(f.path, msg)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	rp.packed = nil
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 const batchFields = "method, config, rewards, weights, step, seed, encoding, return_relevance, responses, replay, influence"
@@ -304,8 +353,8 @@ func decodeReplay(d *decoder) (*replayIn, error) {
 			rp.plan, err = d.str()
 		case "answers":
 			rp.answers = []credit.TopK{}
-			err = d.array(math.MaxInt32, func(int) error {
-				a, err := decodeAnswer(d)
+			err = d.array(math.MaxInt32, func(i int) error {
+				a, err := decodeAnswer(d, rp, i)
 				rp.answers = append(rp.answers, a)
 				return err
 			})
@@ -317,12 +366,15 @@ func decodeReplay(d *decoder) (*replayIn, error) {
 	if err == nil && rp.answers == nil {
 		err = d.errorf("answers: required, one per planned request (/v1/replay-plan)")
 	}
+	if err == nil {
+		err = rp.unpackAll()
+	}
 	return rp, err
 }
 
 // decodeAnswer reads one request's top-k: packed ids and logprobs of T·k
 // entries, or [T][≤k] JSON arrays padded here with unused entries.
-func decodeAnswer(d *decoder) (credit.TopK, error) {
+func decodeAnswer(d *decoder, rp *replayIn, i int) (credit.TopK, error) {
 	var a credit.TopK
 	var idRows [][]int32
 	var lpRows [][]float32
@@ -347,6 +399,8 @@ func decodeAnswer(d *decoder) (credit.TopK, error) {
 					idRows = append(idRows, row)
 					return err
 				})
+			} else if d.peek() == '"' {
+				err = rp.keep(d, i, true, limit)
 			} else {
 				a.IDs, err = d.int32s(-1, limit)
 			}
@@ -357,6 +411,8 @@ func decodeAnswer(d *decoder) (credit.TopK, error) {
 					lpRows = append(lpRows, row)
 					return err
 				})
+			} else if d.peek() == '"' {
+				err = rp.keep(d, i, false, limit)
 			} else {
 				a.LogProbs, err = d.float32s(limit)
 			}
@@ -380,6 +436,15 @@ func decodeAnswer(d *decoder) (credit.TopK, error) {
 		a.LogProbs, err = flattenRows(d, "logprobs", lpRows, a.K, 0)
 	}
 	return a, err
+}
+
+// keep takes answer i's base64 ids (or logprobs) for unpackAll.
+func (rp *replayIn) keep(d *decoder, i int, ids bool, limit int) error {
+	src, err := d.packedSource(limit)
+	if err == nil {
+		rp.packed = append(rp.packed, packedField{answer: i, ids: ids, src: src, path: d.at()})
+	}
+	return err
 }
 
 // nestedArray says whether the array at the cursor starts with an array.

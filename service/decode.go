@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
@@ -471,55 +472,90 @@ func (d *decoder) floats(limit int) ([]float64, error) {
 	return out, err
 }
 
-// base64 reads a string of standard base64 and returns its bytes, whose
-// count must be a multiple of size.
-func (d *decoder) base64(size int, limit int) ([]byte, error) {
+// littleEndian says whether this machine stores numbers as the packed
+// arrays do, so base64 can be decoded straight into them.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// packedSource reads the base64 string at the cursor (of at most limit
+// 4-byte values) and returns its text, to be decoded by unpack.
+func (d *decoder) packedSource(limit int) ([]byte, error) {
 	d.space()
 	start := d.i + 1
-	end := start
-	for end < len(d.data) && d.data[end] != '"' {
-		end++
-	}
-	if end >= len(d.data) {
+	n := bytes.IndexByte(d.data[start:], '"')
+	if n < 0 {
 		return nil, d.errorf("unterminated string")
 	}
-	src := d.data[start:end]
-	if slices.Contains(src, '\\') { // an encoder that escapes "/": read the string properly
+	src, end := d.data[start:start+n], start+n
+	if bytes.IndexByte(src, '\\') >= 0 { // an encoder that escapes "/": read the string properly
 		s, err := d.str()
 		if err != nil {
 			return nil, err
 		}
 		src, end = []byte(s), d.i-1
 	}
-	if base64.StdEncoding.DecodedLen(len(src)) > limit*size+3 {
+	if base64.StdEncoding.DecodedLen(len(src)) > 4*limit+3 {
 		return nil, d.tooLarge("more than %d values", limit)
 	}
-	out := make([]byte, base64.StdEncoding.DecodedLen(len(src)))
-	n, err := base64.StdEncoding.Decode(out, src)
-	if err != nil {
-		return nil, d.errorf("not standard base64 (RFC 4648 with = padding): %v", err)
-	}
-	if n%size != 0 {
-		return nil, d.errorf("%d bytes of base64 are not whole %d-byte values", n, size)
-	}
 	d.i = end + 1
-	return out[:n], nil
+	return src, nil
+}
+
+// unpack decodes standard base64 holding little-endian 4-byte values
+// (int32 or float32): straight into the values' memory on a little-endian
+// machine, with no copy. The error is a message for the field's path.
+func unpack[T int32 | float32](src []byte) ([]T, string) {
+	out := make([]T, base64.StdEncoding.DecodedLen(len(src))/4+1)
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 4*len(out))
+	m, err := base64.StdEncoding.Decode(raw, src)
+	if err != nil {
+		return nil, fmt.Sprintf("not standard base64 (RFC 4648 with = padding): %v", err)
+	}
+	if m%4 != 0 {
+		return nil, fmt.Sprintf("%d bytes of base64 are not whole 4-byte values", m)
+	}
+	out = out[:m/4]
+	if !littleEndian {
+		for j := range out {
+			v := binary.LittleEndian.Uint32(raw[4*j:])
+			out[j] = *(*T)(unsafe.Pointer(&v))
+		}
+	}
+	return out, ""
+}
+
+// packed reads and decodes a base64 string of 4-byte values.
+func packed[T int32 | float32](d *decoder, limit int) ([]T, error) {
+	src, err := d.packedSource(limit)
+	if err != nil {
+		return nil, err
+	}
+	out, msg := unpack[T](src)
+	if msg != "" {
+		return nil, d.errorf("%s", msg)
+	}
+	return out, nil
+}
+
+// checkAtLeast checks packed int32s against a lower bound.
+func checkAtLeast(xs []int32, lo int32) string {
+	for j, x := range xs {
+		if x < lo {
+			return fmt.Sprintf("value %d is %d, below %d", j, x, lo)
+		}
+	}
+	return ""
 }
 
 // int32s reads a packed int32 array: a JSON array of integers, or base64 of
 // little-endian int32s. Each value must be at least lo.
 func (d *decoder) int32s(lo int32, limit int) ([]int32, error) {
 	if d.peek() == '"' {
-		b, err := d.base64(4, limit)
+		out, err := packed[int32](d, limit)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]int32, len(b)/4)
-		for j := range out {
-			out[j] = int32(binary.LittleEndian.Uint32(b[4*j:]))
-			if out[j] < lo {
-				return nil, d.errorf("value %d is %d, below %d", j, out[j], lo)
-			}
+		if msg := checkAtLeast(out, lo); msg != "" {
+			return nil, d.errorf("%s", msg)
 		}
 		return out, nil
 	}
@@ -564,15 +600,7 @@ func (d *decoder) fastInt(lo, hi int64) (int64, error) {
 // of little-endian float32s (whose values the caller checks).
 func (d *decoder) float32s(limit int) ([]float32, error) {
 	if d.peek() == '"' {
-		b, err := d.base64(4, limit)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float32, len(b)/4)
-		for j := range out {
-			out[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
-		}
-		return out, nil
+		return packed[float32](d, limit)
 	}
 	out := []float32{}
 	err := d.array(limit, func(int) error {

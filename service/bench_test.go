@@ -1,0 +1,156 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/reward"
+)
+
+// benchBatch is docs/SERVICE.md §10's batch: n responses in groups of 8,
+// T tokens each, K rewards whose scores are 0 or 1 and vary in a share
+// vary of the (group, reward) pairs, verdicts with a block and two spans.
+func benchBatch(n, T, K int, vary float64) recorded {
+	r := rand.New(rand.NewPCG(1, 2))
+	b := &credit.Batch{Groups: make([]int, n), Scores: make([][]float64, K), Verdicts: make([][]reward.Verdict, K),
+		Rewards: make([]string, K), Prompts: make([]string, n), Responses: make([]string, n),
+		Tokens: make([][]int32, n), Offsets: make([][][2]int, n), Step: 20}
+	for i := range n {
+		b.Groups[i] = i / 8
+		b.Prompts[i] = fmt.Sprintf("Question %d: a prompt of about the length of a real one, asking for something specific.", i/8)
+		var text strings.Builder
+		for t := range T {
+			start := text.Len()
+			text.WriteString(pieces[(i+t)%len(pieces)])
+			b.Tokens[i] = append(b.Tokens[i], int32(r.IntN(150_000)))
+			b.Offsets[i] = append(b.Offsets[i], [2]int{start, text.Len()})
+		}
+		b.Responses[i] = text.String()
+	}
+	for k := range K {
+		b.Rewards[k] = fmt.Sprintf("reward%d", k)
+		b.Scores[k] = make([]float64, n)
+		b.Verdicts[k] = make([]reward.Verdict, n)
+		for g := 0; g < n; g += 8 {
+			varies := r.Float64() < vary
+			for i := g; i < min(g+8, n); i++ {
+				s := 1.0
+				if varies && (i == g || r.IntN(2) == 0) {
+					s = 0
+				}
+				L := len(b.Responses[i])
+				a := r.IntN(L)
+				b.Scores[k][i] = s
+				b.Verdicts[k][i] = reward.Verdict{Score: s, Info: fmt.Sprintf("Reward %d's block: the reference for group %d.", k, g),
+					Spans: []reward.Span{{Start: a, End: min(L, a+20)}, {Start: L / 2, End: L/2 + 3}}}
+			}
+		}
+	}
+	return recorded{b: b}
+}
+
+func benchBody(b *testing.B, rec recorded, method string, packed bool, answers []credit.TopK) []byte {
+	w := wire(rec, method, map[string]any{"replay_warmup_steps": 0}, packed, answers, false)
+	delete(w, "return_relevance")
+	body, err := json.Marshal(w)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return body
+}
+
+// BenchmarkAdvantages is /v1/advantages in the server, from the request's
+// bytes to the answer's (decode, credit, encode), on 1,024 responses × 512
+// tokens × 4 rewards, every (group, reward) varying: arrays as JSON or
+// packed (base64) both ways. "credit" is the method alone, in process.
+func BenchmarkAdvantages(b *testing.B) {
+	rec := benchBatch(1024, 512, 4, 1)
+	s, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, method := range []string{"span", "gdpo"} {
+		for _, packed := range []bool{false, true} {
+			body := benchBody(b, rec, method, packed, nil)
+			name := fmt.Sprintf("%s/json", method)
+			if packed {
+				name = fmt.Sprintf("%s/packed", method)
+			}
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(int64(len(body)))
+				cpu := processCPU()
+				for b.Loop() {
+					if _, err := s.advantages(context.Background(), body); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, cpu)
+			})
+		}
+		b.Run(method+"/credit", func(b *testing.B) {
+			m, _ := credit.New(method, credit.DefaultConfig())
+			cpu := processCPU()
+			for b.Loop() {
+				if _, _, err := m.Advantages(context.Background(), rec.b); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+		})
+	}
+}
+
+// BenchmarkAdvantagesMRTPO is mrtpo with top-20 replay answers (packed)
+// on the same batch, a share of its (group, reward) pairs varying: 0.2 is
+// about the MRTPO paper's 12–21% of pairs replayed.
+func BenchmarkAdvantagesMRTPO(b *testing.B) {
+	s, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, vary := range []float64{0.2, 0.5} {
+		rec := benchBatch(1024, 512, 4, vary)
+		c := credit.DefaultConfig()
+		plan, err := credit.PlanReplay("mrtpo", c, rec.b)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body := benchBody(b, rec, "mrtpo", true, answersFor(plan, 20))
+		b.Run(fmt.Sprintf("vary=%g/requests=%d", vary, len(plan.Requests)), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			cpu := processCPU()
+			for b.Loop() {
+				if _, err := s.advantages(context.Background(), body); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+		})
+	}
+}
+
+// processCPU is the process's user and system CPU time: on a shared
+// machine it measures the work, where wall time also measures the
+// neighbours.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return -1
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds cpu-ms/op, the CPU time (all threads) per operation
+// since start.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(processCPU()-start)/1e6/float64(b.N), "cpu-ms/op")
+}
