@@ -12,6 +12,8 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/sql"
 )
 
 // benchBatch is docs/SERVICE.md §10's batch: n responses in groups of 8,
@@ -153,4 +155,134 @@ func processCPU() time.Duration {
 // since start.
 func reportCPU(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64(processCPU()-start)/1e6/float64(b.N), "cpu-ms/op")
+}
+
+// verifyBodies builds, per format, a verify request of about n responses
+// from the shared data (IFEval records, BFCL cases, GSM8K lines) and, for
+// sql, records over a folder holding the sql task's database, each
+// response's query a distinct one (no answer comes from the cache).
+func verifyBodies(b *testing.B, n int) (map[string][]byte, Options, func()) {
+	bodies := map[string][]byte{}
+	var items []any
+	for i, line := range lines(&testing.T{}, "ifeval/input_data.jsonl") {
+		var rec map[string]any
+		json.Unmarshal([]byte(line), &rec)
+		p := rec["prompt"].(string)
+		items = append(items, map[string]any{"record": json.RawMessage(line), "responses": []string{
+			p, strings.ToUpper(p), strings.ToLower(p) + " P.S. done", fmt.Sprintf("<<Title %d>>\n\n%s\n\n***\n\n%s", i, p, p),
+			`{"answer": "` + strings.Repeat("word ", 40) + `"}`, "* one\n* two\n* three\n\n" + p, p + "\n\nIs there anything else I can help with?", strings.Repeat(p+" ", 3)}})
+	}
+	bodies["ifeval"] = verifyBody(b, "ifeval", items, n)
+	items = nil
+	for _, name := range []string{"BFCL_v4_simple_python.json", "BFCL_v4_multiple.json"} {
+		qs, as := lines(&testing.T{}, "bfcl/"+name), lines(&testing.T{}, "bfcl/possible_answer/"+name)
+		for i := range qs {
+			var ans map[string]json.RawMessage
+			json.Unmarshal([]byte(as[i]), &ans)
+			rec := json.RawMessage(strings.TrimSuffix(strings.TrimSpace(qs[i]), "}") + `, "ground_truth": ` + string(ans["ground_truth"]) + "}")
+			var gt []map[string]map[string][]any
+			json.Unmarshal(ans["ground_truth"], &gt)
+			var resps []string
+			for fn, params := range gt[0] {
+				for v := range 8 {
+					args := map[string]any{}
+					for k, vals := range params {
+						if len(vals) > 0 && vals[0] != "" {
+							args[k] = vals[v%len(vals)]
+						}
+					}
+					call, _ := json.Marshal(map[string]any{"name": fn, "arguments": args})
+					resps = append(resps, fmt.Sprintf("<think>plan %d</think><tool_call>%s</tool_call>", v, call))
+				}
+			}
+			items = append(items, map[string]any{"record": rec, "responses": resps})
+		}
+	}
+	bodies["toolcall"] = verifyBody(b, "bfcl", items, n)
+	items = nil
+	for _, line := range lines(&testing.T{}, "gsm8k/test.jsonl") {
+		var rec map[string]string
+		json.Unmarshal([]byte(line), &rec)
+		resps := []string{rec["answer"]}
+		for v := range 7 {
+			resps = append(resps, fmt.Sprintf("%d + %d = %d\n%d * 2 = %d\nanswer: %d", v, v, 2*v, 2*v, 4*v, 4*v))
+		}
+		items = append(items, map[string]any{"record": rec, "responses": resps})
+	}
+	bodies["arith"] = verifyBody(b, "gsm8k", items, n)
+	dir := b.TempDir()
+	st, err := sql.Open(task.Config{Seed: 6, Dir: dir}, sql.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	folder, err := sql.OpenFolder(dir, sql.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	items = nil
+	for i := range n / 8 {
+		q := st.Prompt(task.Train, i).Ref.(sql.Ref).Query
+		var resps []string
+		for v := range 8 {
+			resps = append(resps, fmt.Sprintf("<think>x</think><answer>SELECT * FROM (%s) LIMIT %d</answer>", q, 1000+8*i+v))
+		}
+		items = append(items, map[string]any{"record": map[string]any{"db_id": "sql-6", "query": q}, "responses": resps})
+	}
+	bodies["sql"] = verifyBody(b, "sql", items, n)
+	return bodies, Options{Records: []task.RecordReader{folder}}, func() { folder.Close(); st.Close() }
+}
+
+// verifyBody is a verify request of the format's items, repeated or cut
+// to about n responses.
+func verifyBody(b *testing.B, format string, items []any, n int) []byte {
+	var out []any
+	count := 0
+	for count < n {
+		for _, it := range items {
+			if count >= n {
+				break
+			}
+			out = append(out, it)
+			count += len(it.(map[string]any)["responses"].([]string))
+		}
+	}
+	body, err := json.Marshal(map[string]any{"format": format, "items": out})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return body
+}
+
+// BenchmarkVerify is /v1/verify in the server (decode, verdicts, encode)
+// on about 4,096 responses per request; responses/s is wall time,
+// cpu-responses/s the same per CPU second.
+func BenchmarkVerify(b *testing.B) {
+	bodies, o, done := verifyBodies(b, 4096)
+	defer done()
+	s, err := New(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, format := range []string{"ifeval", "toolcall", "arith", "sql"} {
+		b.Run(format, func(b *testing.B) {
+			body := bodies[format]
+			var req verifyRequest
+			if req, err = decodeVerify(body); err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for _, it := range req.items {
+				n += len(it.responses)
+			}
+			start, cpu := time.Now(), processCPU()
+			for b.Loop() {
+				if _, err := s.verify(context.Background(), body); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(n*b.N)/time.Since(start).Seconds(), "responses/s")
+			b.ReportMetric(float64(n*b.N)/(float64(processCPU()-cpu)/1e9), "cpu-responses/s")
+		})
+	}
 }

@@ -212,11 +212,11 @@ func (s *Server) verify(ctx context.Context, body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	chosen := make([]reward.Verifier, len(sel))
+	chosen, judged := make([]reward.Verifier, len(sel)), make([]bool, len(sel))
 	for i, k := range sel {
-		chosen[i] = vs[k]
+		chosen[i], judged[i] = vs[k], k >= len(vs)-len(s.o.Judges) // the judges come last
 	}
-	verdicts, failures, err := s.verdicts(ctx, chosen, prompts, req.items)
+	verdicts, failures, err := s.verdicts(ctx, chosen, judged, prompts, req.items)
 	if err != nil {
 		return nil, err
 	}
@@ -312,9 +312,13 @@ func selectRewards(names []string, vs []reward.Verifier) ([]int, error) {
 }
 
 // verdicts runs every verifier on every response, VerifyWorkers responses
-// at a time, each verdict within VerifyTimeout. verdicts[k][r] and
+// at a time. A judge's verdict gets VerifyTimeout (judgeOne); a task's
+// verifiers run in the worker itself (ruleOne): they are linear in the
+// response (the body bounds it) or bounded by their own limits (the sql
+// sandbox's per-query time limit), and a goroutine and a timer per verdict
+// were a third of an IFEval request's time. verdicts[k][r] and
 // failures[k][r] are indexed by the request's responses in order.
-func (s *Server) verdicts(ctx context.Context, vs []reward.Verifier, prompts []task.Prompt, items []verifyItem) ([][]reward.Verdict, [][]string, error) {
+func (s *Server) verdicts(ctx context.Context, vs []reward.Verifier, judged []bool, prompts []task.Prompt, items []verifyItem) ([][]reward.Verdict, [][]string, error) {
 	type job struct{ item, resp int }
 	var jobs []job
 	for j, it := range items {
@@ -333,7 +337,11 @@ func (s *Server) verdicts(ctx context.Context, vs []reward.Verifier, prompts []t
 			for r := int(next.Add(1) - 1); r < len(jobs) && ctx.Err() == nil; r = int(next.Add(1) - 1) {
 				jb := jobs[r]
 				for k, v := range vs {
-					vd, err := judgeOne(ctx, v, prompts[jb.item], items[jb.item].responses[jb.resp], s.o.VerifyTimeout)
+					one := ruleOne
+					if judged[k] {
+						one = judgeOne
+					}
+					vd, err := one(ctx, v, prompts[jb.item], items[jb.item].responses[jb.resp], s.o.VerifyTimeout)
 					verdicts[k][r] = vd
 					if err != nil {
 						failures[k][r] = err.Error()
@@ -379,6 +387,23 @@ func judgeOne(ctx context.Context, v reward.Verifier, p reward.Prompt, resp stri
 		return reward.Verdict{Info: a.vd.Info, Reason: a.err.Error()}, a.err
 	}
 	return a.vd, nil
+}
+
+// ruleOne is one verdict of a task's verifier, run here: a panic or an
+// error gives score 0 and the reason, keeping the verdict's block.
+func ruleOne(ctx context.Context, v reward.Verifier, p reward.Prompt, resp string, _ time.Duration) (vd reward.Verdict, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s panicked: %v", v.Name(), r)
+		}
+		if err == nil && !finiteVerdict(vd) {
+			err = fmt.Errorf("%s gave the score %v", v.Name(), vd.Score)
+		}
+		if err != nil {
+			vd = reward.Verdict{Info: vd.Info, Reason: err.Error()}
+		}
+	}()
+	return v.Verify(ctx, p, resp)
 }
 
 func finiteVerdict(v reward.Verdict) bool {
