@@ -94,24 +94,23 @@ func NewTopKReplayer(reqs []ReplayRequest, answers []TopK) (*TopKReplayer, error
 // finite or above 0, or probabilities summing above 1 at a position is an
 // error (a *TopKError for the entries).
 func (r *TopKReplayer) Replay(ctx context.Context, reqs []ReplayRequest) ([][][]float32, error) {
-	groupOf := map[string]int{} // response tokens → group
-	var groups [][]int          // requests of each group, in request order
 	ans := make([]int, len(reqs))
+	first := map[string]int{} // response tokens → the first request with them
+	same := make([]int, len(reqs))
 	for i, q := range reqs {
 		a, ok := r.index[requestKey(q.Prompt, q.Response)]
 		if !ok {
 			return nil, fmt.Errorf("replay request %d (prompt %.60q…, %d tokens) has no recorded answer", i, q.Prompt, len(q.Response))
 		}
 		ans[i] = a
-		key := requestKey("", q.Response)
-		g, ok := groupOf[key]
-		if !ok {
-			g = len(groups)
-			groupOf[key] = g
-			groups = append(groups, nil)
+		f, seen := first[requestKey("", q.Response)]
+		if !seen {
+			f = i
+			first[requestKey("", q.Response)] = i
 		}
-		groups[g] = append(groups[g], i)
+		same[i] = f
 	}
+	groups := groupIndices(same) // the requests of each response, in request order
 	out := make([][][]float32, len(reqs))
 	err := parallelFor(ctx, len(groups), func(g int) error {
 		members := make([]TopK, len(groups[g]))

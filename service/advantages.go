@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -42,13 +43,19 @@ func (req *batchRequest) needsPrompts(why string) error {
 	return nil
 }
 
-// advantages answers POST /v1/advantages (docs/SERVICE.md §7).
-func (s *Server) advantages(ctx context.Context, body []byte) ([]byte, error) {
+// decodeMethod reads a batch request and builds its method.
+func decodeMethod(body []byte) (*batchRequest, credit.Method, credit.Config, error) {
 	req, err := decodeBatch(body)
 	if err != nil {
-		return nil, err
+		return nil, nil, credit.Config{}, err
 	}
 	m, c, err := req.buildMethod()
+	return req, m, c, err
+}
+
+// advantages answers POST /v1/advantages (docs/SERVICE.md §7).
+func (s *Server) advantages(ctx context.Context, body []byte) ([]byte, error) {
+	req, m, c, err := decodeMethod(body)
 	if err != nil {
 		return nil, err
 	}
@@ -243,11 +250,7 @@ func planDigest(p credit.ReplayPlan) string {
 
 // replayPlan answers POST /v1/replay-plan (docs/SERVICE.md §8).
 func (s *Server) replayPlan(ctx context.Context, body []byte) ([]byte, error) {
-	req, err := decodeBatch(body)
-	if err != nil {
-		return nil, err
-	}
-	m, c, err := req.buildMethod()
+	req, m, c, err := decodeMethod(body)
 	if err != nil {
 		return nil, err
 	}
@@ -264,48 +267,49 @@ func (s *Server) replayPlan(ctx context.Context, body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, badRequest("", err.Error())
 	}
-	return writePlan(plan), nil
+	return writePlan(plan)
 }
 
-func writePlan(plan credit.ReplayPlan) []byte {
-	resp := make([]int, len(plan.Requests)) // the first response each request serves
-	for i := range resp {
-		resp[i] = -1
+// writePlan renders the plan: the distinct prompt texts, each request as
+// (prompt, the first response it serves), and the replayed pairs.
+func writePlan(plan credit.ReplayPlan) ([]byte, error) {
+	type request struct {
+		Prompt   int `json:"prompt"`
+		Response int `json:"response"`
+	}
+	type pair struct {
+		Response int `json:"response"`
+		Reward   int `json:"reward"`
+		Full     int `json:"full"`
+		Without  int `json:"without"`
+		Placebo  int `json:"placebo"`
+	}
+	out := struct {
+		Plan     string    `json:"plan"`
+		Prompts  []string  `json:"prompts"`
+		Requests []request `json:"requests"`
+		Pairs    []pair    `json:"pairs"`
+	}{Plan: planDigest(plan), Prompts: []string{}, Requests: make([]request, len(plan.Requests)), Pairs: []pair{}}
+	for i := range out.Requests {
+		out.Requests[i].Response = -1
 	}
 	for _, p := range plan.Pairs {
+		out.Pairs = append(out.Pairs, pair{p.Response, p.Reward, p.Full, p.Without, p.Placebo})
 		for _, r := range []int{p.Full, p.Without, p.Placebo} {
-			if r >= 0 && resp[r] < 0 {
-				resp[r] = p.Response
+			if r >= 0 && out.Requests[r].Response < 0 {
+				out.Requests[r].Response = p.Response
 			}
 		}
 	}
-	var prompts []string
 	index := map[string]int{}
-	var w writer
-	w.raw(`{"plan":`)
-	w.str(planDigest(plan))
-	w.raw(`,"requests":[`)
 	for r, q := range plan.Requests {
 		j, ok := index[q.Prompt]
 		if !ok {
-			j = len(prompts)
+			j = len(out.Prompts)
 			index[q.Prompt] = j
-			prompts = append(prompts, q.Prompt)
+			out.Prompts = append(out.Prompts, q.Prompt)
 		}
-		if r > 0 {
-			w.byte(',')
-		}
-		fmt.Fprintf(&w, `{"prompt":%d,"response":%d}`, j, resp[r])
+		out.Requests[r].Prompt = j
 	}
-	w.raw(`],"prompts":`)
-	w.strs(prompts)
-	w.raw(`,"pairs":[`)
-	for j, p := range plan.Pairs {
-		if j > 0 {
-			w.byte(',')
-		}
-		fmt.Fprintf(&w, `{"response":%d,"reward":%d,"full":%d,"without":%d,"placebo":%d}`, p.Response, p.Reward, p.Full, p.Without, p.Placebo)
-	}
-	w.raw("]}")
-	return w.b
+	return json.Marshal(out)
 }

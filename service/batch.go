@@ -99,10 +99,7 @@ func decodeBatch(body []byte) (*batchRequest, error) {
 	req := &batchRequest{}
 	groups := map[any]int{}
 	total := 0
-	err := d.object(func(key string) error {
-		if d.null() {
-			return nil
-		}
+	err := d.members(func(key string) error {
 		var err error
 		switch key {
 		case "method":
@@ -163,10 +160,7 @@ func decodeBatch(body []byte) (*batchRequest, error) {
 // one range per token, every range and span within the response.
 func decodeResponse(d *decoder, i int, groups map[any]int) (responseIn, error) {
 	var r responseIn
-	err := d.object(func(key string) error {
-		if d.null() {
-			return nil
-		}
+	err := d.members(func(key string) error {
 		var err error
 		switch key {
 		case "group":
@@ -266,10 +260,7 @@ func (r *responseIn) check(path string) error {
 func decodeVerdict(d *decoder) (reward.Verdict, error) {
 	var v reward.Verdict
 	hasScore := false
-	err := d.object(func(key string) error {
-		if d.null() {
-			return nil
-		}
+	err := d.members(func(key string) error {
 		var err error
 		switch key {
 		case "score":
@@ -301,10 +292,7 @@ func decodeVerdict(d *decoder) (reward.Verdict, error) {
 func decodeSpan(d *decoder) (reward.Span, error) {
 	var sp reward.Span
 	has := 0
-	err := d.object(func(key string) error {
-		if d.null() {
-			return nil
-		}
+	err := d.members(func(key string) error {
 		var err error
 		var n int64
 		switch key {
@@ -343,10 +331,7 @@ func decodeSpan(d *decoder) (reward.Span, error) {
 // decodeReplay reads {"plan"?, "answers": [{k, ids, logprobs}]}.
 func decodeReplay(d *decoder) (*replayIn, error) {
 	rp := &replayIn{}
-	err := d.object(func(key string) error {
-		if d.null() {
-			return nil
-		}
+	err := d.members(func(key string) error {
 		var err error
 		switch key {
 		case "plan":
@@ -474,10 +459,7 @@ func flattenRows[T int32 | float32](d *decoder, field string, rows [][]T, k int,
 // decodeInfluence reads {"token": [T], "steps": [{start, end, logit}]}.
 func decodeInfluence(d *decoder) (credit.Influence, error) {
 	var in credit.Influence
-	err := d.object(func(key string) error {
-		if d.null() {
-			return nil
-		}
+	err := d.members(func(key string) error {
 		var err error
 		switch key {
 		case "token":

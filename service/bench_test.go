@@ -87,14 +87,7 @@ func BenchmarkAdvantages(b *testing.B) {
 				name = fmt.Sprintf("%s/packed", method)
 			}
 			b.Run(name, func(b *testing.B) {
-				b.SetBytes(int64(len(body)))
-				cpu := processCPU()
-				for b.Loop() {
-					if _, err := s.advantages(context.Background(), body); err != nil {
-						b.Fatal(err)
-					}
-				}
-				reportCPU(b, cpu)
+				serveBench(b, s.advantages, body)
 			})
 		}
 		b.Run(method+"/credit", func(b *testing.B) {
@@ -128,16 +121,22 @@ func BenchmarkAdvantagesMRTPO(b *testing.B) {
 		}
 		body := benchBody(b, rec, "mrtpo", true, answersFor(plan, 20))
 		b.Run(fmt.Sprintf("vary=%g/requests=%d", vary, len(plan.Requests)), func(b *testing.B) {
-			b.SetBytes(int64(len(body)))
-			cpu := processCPU()
-			for b.Loop() {
-				if _, err := s.advantages(context.Background(), body); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportCPU(b, cpu)
+			serveBench(b, s.advantages, body)
 		})
 	}
+}
+
+// serveBench runs one endpoint on body b.N times, reporting bytes/s and
+// CPU time per request.
+func serveBench(b *testing.B, endpoint func(context.Context, []byte) ([]byte, error), body []byte) {
+	b.SetBytes(int64(len(body)))
+	cpu := processCPU()
+	for b.Loop() {
+		if _, err := endpoint(context.Background(), body); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpu)
 }
 
 // processCPU is the process's user and system CPU time: on a shared

@@ -178,6 +178,17 @@ func (d *decoder) object(f func(key string) error) error {
 	}
 }
 
+// members is object for the schema's objects, where a null value is the
+// same as an absent key: f is not called for it.
+func (d *decoder) members(f func(key string) error) error {
+	return d.object(func(key string) error {
+		if d.null() {
+			return nil
+		}
+		return f(key)
+	})
+}
+
 // array reads an array, calling f for each element with its index on the
 // path; f must consume the element. More than limit elements is a 413.
 func (d *decoder) array(limit int, f func(i int) error) error {

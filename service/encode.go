@@ -92,16 +92,19 @@ func (w *writer) int(n int) { w.b = strconv.AppendInt(w.b, int64(n), 10) }
 
 func (w *writer) bool(v bool) { w.b = strconv.AppendBool(w.b, v) }
 
-func (w *writer) strs(xs []string) {
+// list writes [one(x0),one(x1),…].
+func list[T any](w *writer, xs []T, one func(T)) {
 	w.b = append(w.b, '[')
-	for i, s := range xs {
+	for i, x := range xs {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.str(s)
+		one(x)
 	}
 	w.b = append(w.b, ']')
 }
+
+func (w *writer) strs(xs []string) { list(w, xs, w.str) }
 
 // floats writes xs as a JSON array, or with packed as the base64 of their
 // little-endian float64s.
@@ -116,14 +119,7 @@ func (w *writer) floats(xs []float64, packed bool) {
 		w.b = append(w.b, '"')
 		return
 	}
-	w.b = append(w.b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.float(x)
-	}
-	w.b = append(w.b, ']')
+	list(w, xs, w.float)
 }
 
 // rows writes [row, row, …], each as floats writes it, and with nulls a

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -252,19 +251,10 @@ func TestServerErrors(t *testing.T) {
 	prm := blockingPRM{started: make(chan struct{}, 4), release: make(chan struct{})}
 	s, hs := newServer(t, Options{APIKey: "k3y", MaxBody: 4096, Deadline: 300 * time.Millisecond, Concurrency: 1, PRM: prm})
 	do := func(method, path, key, body string) (int, map[string]any, http.Header) {
-		req, _ := http.NewRequest(method, hs.URL+path, strings.NewReader(body))
-		if key != "" {
-			req.Header.Set("Authorization", "Bearer "+key)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(resp.Body)
+		status, raw, h := call(t, hs, method, path, key, []byte(body))
 		var out map[string]any
 		json.Unmarshal(raw, &out)
-		return resp.StatusCode, out, resp.Header
+		return status, out, h
 	}
 	kind := func(out map[string]any) string {
 		e, _ := out["error"].(map[string]any)
@@ -311,14 +301,7 @@ func TestServerErrors(t *testing.T) {
 	if code, _, _ := do("POST", "/v1/advantages", "k3y", mustJSON(small(t))); code != 200 {
 		t.Errorf("after the panic: %d", code)
 	}
-	req, _ := http.NewRequest("GET", hs.URL+"/metrics", nil)
-	req.Header.Set("Authorization", "Bearer k3y")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, raw, _ := call(t, hs, "GET", "/metrics", "k3y", nil)
 	for _, want := range []string{`credo_requests_total{endpoint="/v1/advantages",code="504"} 1`, `credo_requests_total{endpoint="other",code="404"} 1`,
 		`credo_errors_total{kind="busy"} 1`, `credo_errors_total{kind="internal"} 1`, `credo_errors_total{kind="unauthorized"} 2`,
 		`credo_request_duration_seconds_bucket{endpoint="/v1/advantages",le="+Inf"} 4`, "credo_in_flight_requests 1"} {

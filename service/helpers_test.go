@@ -39,6 +39,41 @@ func newServer(t testing.TB, o Options) (*Server, *httptest.Server) {
 	return s, hs
 }
 
+// call sends one request (with a bearer key unless key is empty) and
+// returns the status, the raw answer and its headers.
+func call(t testing.TB, hs *httptest.Server, method, path, key string, body []byte) (int, []byte, http.Header) {
+	t.Helper()
+	req, err := http.NewRequest(method, hs.URL+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, raw, resp.Header
+}
+
+// decoded is an answer decoded with its numbers exact (json.Number).
+func decoded(t testing.TB, raw []byte) map[string]any {
+	t.Helper()
+	var out map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil {
+		t.Fatalf("the answer is not JSON (%v): %.300s", err, raw)
+	}
+	return out
+}
+
 // post sends body (a []byte, string or anything encoding/json writes) and
 // returns the status and the decoded answer.
 func post(t testing.TB, hs *httptest.Server, path string, body any) (int, map[string]any) {
@@ -55,22 +90,8 @@ func post(t testing.TB, hs *httptest.Server, path string, body any) (int, map[st
 			t.Fatal(err)
 		}
 	}
-	resp, err := http.Post(hs.URL+path, "application/json", bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&out); err != nil {
-		t.Fatalf("%s: answer is not JSON (%v): %.300s", path, err, raw)
-	}
-	return resp.StatusCode, out
+	status, raw, _ := call(t, hs, http.MethodPost, path, "", data)
+	return status, decoded(t, raw)
 }
 
 // num reads a json.Number (or nil, NaN) as float64 exactly.

@@ -125,4 +125,3 @@ func verifyIFEvalBody(t *testing.T, n int) []byte {
 	}
 	return []byte(mustJSON(map[string]any{"format": "ifeval", "items": items}))
 }
-

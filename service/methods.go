@@ -30,53 +30,38 @@ func variantDocs() map[string]string {
 // methods answers GET /v1/methods (docs/SERVICE.md §3). Which variants
 // apply to a method is what credit.New accepts.
 func (s *Server) methods(context.Context, []byte) ([]byte, error) {
+	type requires struct {
+		Replay     bool `json:"replay"`
+		InfoBlocks bool `json:"info_blocks"`
+		PRM        bool `json:"prm"`
+	}
+	type method struct {
+		Name     string   `json:"name"`
+		Requires requires `json:"requires"`
+		Variants []string `json:"variants"`
+	}
 	docs := variantDocs()
-	variants := sortedKeys(docs)
-	var w writer
-	w.raw(`{"methods":[`)
-	for i, name := range credit.Names() {
+	out := struct {
+		Methods  []method          `json:"methods"`
+		Variants map[string]string `json:"variants"`
+		SAW      string            `json:"saw"`
+		Config   credit.Config     `json:"config"`
+		PRM      bool              `json:"prm"`
+	}{Variants: docs, SAW: "saw+<name> composes SAW's reweighting with any method and its variants",
+		Config: credit.DefaultConfig(), PRM: s.o.PRM != nil}
+	for _, name := range credit.Names() {
 		m, err := credit.New(name, credit.DefaultConfig())
 		if err != nil {
 			return nil, err
 		}
-		req := credit.RequirementsOf(m)
-		var applies []string
-		for _, v := range variants {
+		r := credit.RequirementsOf(m)
+		applies := []string{}
+		for _, v := range sortedKeys(docs) {
 			if _, err := credit.New(name+"+"+v, credit.DefaultConfig()); err == nil {
 				applies = append(applies, v)
 			}
 		}
-		if i > 0 {
-			w.byte(',')
-		}
-		w.raw("{")
-		w.key("name", true)
-		w.str(name)
-		w.raw(`,"requires":{`)
-		w.key("replay", true)
-		w.bool(req.Replay)
-		w.key("info_blocks", false)
-		w.bool(req.InfoBlocks)
-		w.key("prm", false)
-		w.bool(req.PRM)
-		w.raw("}")
-		w.key("variants", false)
-		w.strs(applies)
-		w.raw("}")
+		out.Methods = append(out.Methods, method{name, requires{r.Replay, r.InfoBlocks, r.PRM}, applies})
 	}
-	w.raw(`],"variants":{`)
-	for i, v := range variants {
-		w.key(v, i == 0)
-		w.str(docs[v])
-	}
-	w.raw(`},"saw":"saw+<name> composes SAW's reweighting with any method and its variants","config":`)
-	c, err := json.Marshal(credit.DefaultConfig())
-	if err != nil {
-		return nil, err
-	}
-	w.b = append(w.b, c...)
-	w.key("prm", false)
-	w.bool(s.o.PRM != nil)
-	w.raw("}")
-	return w.b, nil
+	return json.Marshal(out)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -240,18 +241,15 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 
 // writeError answers {"error": {"kind", "path", "message"}}.
 func writeError(w http.ResponseWriter, e *apiError) {
-	var out writer
-	out.raw(`{"error":{`)
-	out.key("kind", true)
-	out.str(e.kind)
-	out.key("path", false)
-	out.str(e.path)
-	out.key("message", false)
-	out.str(e.msg)
-	out.raw("}}")
+	type body struct {
+		Kind    string `json:"kind"`
+		Path    string `json:"path"`
+		Message string `json:"message"`
+	}
+	out, _ := json.Marshal(map[string]body{"error": {e.kind, e.path, e.msg}})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.status)
-	w.Write(out.b)
+	w.Write(out)
 }
 
 func (s *Server) logf(format string, args ...any) {

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -177,71 +178,54 @@ func (s *Server) format(name string) (format, error) {
 	return format{}, badf("format", "unknown format %q (this server reads: %s)", name, strings.Join(names, ", "))
 }
 
-// listTasks answers GET /v1/tasks.
+// listTasks answers GET /v1/tasks (small: encoding/json writes it).
 func (s *Server) listTasks(context.Context, []byte) ([]byte, error) {
-	var w writer
-	w.raw(`{"formats":[`)
-	for i, f := range s.formats {
-		if i > 0 {
-			w.byte(',')
-		}
-		w.raw("{")
-		w.key("name", true)
-		w.str(f.name)
-		w.key("task", false)
-		w.str(f.task)
-		w.key("rewards", false)
-		w.strs(verifierNames(f.rewards))
-		w.key("record", false)
-		w.str(recordFields[f.name])
-		w.raw("}")
+	type formatOut struct {
+		Name    string   `json:"name"`
+		Task    string   `json:"task"`
+		Rewards []string `json:"rewards"`
+		Record  string   `json:"record"`
 	}
-	w.raw(`],"tasks":[`)
-	for i, t := range s.tasks.defaults() {
-		if i > 0 {
-			w.byte(',')
-		}
-		w.raw("{")
-		w.key("name", true)
-		w.str(t.Name())
-		w.key("rewards", false)
-		w.strs(verifierNames(t.Rewards()))
-		var knobs []string
+	type taskOut struct {
+		Name    string   `json:"name"`
+		Rewards []string `json:"rewards"`
+		Knobs   []string `json:"knobs"`
+	}
+	type judgeOut struct {
+		Name   string  `json:"name"`
+		Weight float64 `json:"weight"`
+	}
+	out := struct {
+		Formats   []formatOut `json:"formats"`
+		Tasks     []taskOut   `json:"tasks"`
+		Judges    []judgeOut  `json:"judges"`
+		Databases []string    `json:"sql_databases"`
+	}{Formats: []formatOut{}, Tasks: []taskOut{}, Judges: []judgeOut{}, Databases: []string{}}
+	for _, f := range s.formats {
+		out.Formats = append(out.Formats, formatOut{f.name, f.task, verifierNames(f.rewards), recordFields[f.name]})
+	}
+	for _, t := range s.tasks.defaults() {
+		knobs := []string{}
 		if tu, ok := t.(task.Tunable); ok {
 			for _, k := range tu.Knobs() {
 				knobs = append(knobs, k.Name)
 			}
 		}
-		w.key("knobs", false)
-		w.strs(knobs)
-		w.raw("}")
+		out.Tasks = append(out.Tasks, taskOut{t.Name(), verifierNames(t.Rewards()), knobs})
 	}
-	w.raw(`],"judges":[`)
-	for i, j := range s.o.Judges {
-		if i > 0 {
-			w.byte(',')
-		}
-		w.raw("{")
-		w.key("name", true)
-		w.str(j.Name())
-		w.key("weight", false)
-		w.float(weightOf(j))
-		w.raw("}")
+	for _, j := range s.o.Judges {
+		out.Judges = append(out.Judges, judgeOut{j.Name(), weightOf(j)})
 	}
-	w.raw(`],"sql_databases":`)
-	var dbs []string
 	for _, rr := range s.o.Records {
 		if l, ok := rr.(interface{ IDs() []string }); ok {
-			dbs = append(dbs, l.IDs()...)
+			out.Databases = append(out.Databases, l.IDs()...)
 		}
 	}
-	w.strs(dbs)
-	w.raw("}")
-	return w.b, nil
+	return json.Marshal(out)
 }
 
 func verifierNames(vs []reward.Verifier) []string {
-	out := make([]string, len(vs))
+	out := make([]string, len(vs)) // never nil: JSON [], not null
 	for i, v := range vs {
 		out[i] = v.Name()
 	}

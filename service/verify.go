@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -43,10 +44,7 @@ func (s *Server) prompts(ctx context.Context, body []byte) ([]byte, error) {
 	d := &decoder{data: body}
 	var tf taskFields
 	split, start, count := "train", int64(0), int64(-1)
-	err := d.object(func(key string) error {
-		if d.null() {
-			return nil
-		}
+	err := d.members(func(key string) error {
 		if ok, err := tf.read(d, key); ok {
 			return err
 		}
@@ -88,29 +86,23 @@ func (s *Server) prompts(ctx context.Context, body []byte) ([]byte, error) {
 	if split == "test" {
 		sp = task.Test
 	}
-	var w writer
-	w.raw(`{"rewards":`)
-	w.strs(verifierNames(t.Rewards()))
-	w.raw(`,"prompts":[`)
+	type promptOut struct {
+		ID         string `json:"id"`
+		Text       string `json:"text"`
+		ReplayBase string `json:"replay_base"`
+	}
+	out := struct {
+		Rewards []string    `json:"rewards"`
+		Prompts []promptOut `json:"prompts"`
+	}{Rewards: verifierNames(t.Rewards())}
 	for i := range int(count) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		p := t.Prompt(sp, int(start)+i)
-		if i > 0 {
-			w.byte(',')
-		}
-		w.raw("{")
-		w.key("id", true)
-		w.str(p.ID)
-		w.key("text", false)
-		w.str(p.Text)
-		w.key("replay_base", false)
-		w.str(task.ReplayBase(p))
-		w.raw("}")
+		out.Prompts = append(out.Prompts, promptOut{p.ID, p.Text, task.ReplayBase(p)})
 	}
-	w.raw("]}")
-	return w.b, nil
+	return json.Marshal(out)
 }
 
 // verifyRequest is a decoded POST /v1/verify body.
@@ -132,10 +124,7 @@ func decodeVerify(body []byte) (verifyRequest, error) {
 	d := &decoder{data: body}
 	var req verifyRequest
 	total := 0
-	err := d.object(func(key string) error {
-		if d.null() {
-			return nil
-		}
+	err := d.members(func(key string) error {
 		if ok, err := req.tf.read(d, key); ok {
 			return err
 		}
@@ -169,10 +158,7 @@ func decodeVerify(body []byte) (verifyRequest, error) {
 // the request's responses against maxResponses.
 func decodeItem(d *decoder, total *int) (verifyItem, error) {
 	var it verifyItem
-	err := d.object(func(key string) error {
-		if d.null() {
-			return nil
-		}
+	err := d.members(func(key string) error {
 		var err error
 		switch key {
 		case "record":

@@ -120,20 +120,20 @@ func serviceInputs(ctx context.Context, o *service.Options, judges []string, prm
 // taking connections and lets the requests in flight finish, for up to
 // grace.
 func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, grace time.Duration, stdout io.Writer) error {
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
+	stopped := make(chan error, 1)
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), grace)
+		defer cancel()
+		stopped <- hs.Shutdown(sctx)
+	}()
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
+	if err := <-stopped; err != nil {
 		hs.Close()
 		return fmt.Errorf("shut down: %w", err)
 	}
-	<-done // http.ErrServerClosed
 	fmt.Fprintln(stdout, "credo serve: stopped")
 	return nil
 }

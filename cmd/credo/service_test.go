@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -16,70 +16,78 @@ import (
 )
 
 // slowJudge is an OpenAI-compatible judge that lists model m, answers the
-// start-up check at once and every verdict after a pause, quoting "great".
+// start-up check (a one-token completion) at once and every verdict after
+// a pause, quoting "great" as a "+".
 func slowJudge(t *testing.T, pause time.Duration, asked chan<- struct{}) string {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
-			io.WriteString(w, `{"object":"list","data":[{"id":"m"}]}`)
-		case r.Method == http.MethodPost:
-			var req struct {
-				MaxTokens int `json:"max_tokens"`
-			}
-			json.NewDecoder(r.Body).Decode(&req)
-			if req.MaxTokens != 1 {
-				asked <- struct{}{}
-				time.Sleep(pause)
-			}
-			content, _ := json.Marshal(`{"score": 0.75, "evidence": [{"quote": "great", "effect": "+"}]}`)
-			io.WriteString(w, `{"choices":[{"message":{"content":`+string(content)+`}}]}`)
-		default:
-			http.NotFound(w, r)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, _ *http.Request) {
+		w.Write([]byte(`{"object":"list","data":[{"id":"m"}]}`))
+	})
+	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			MaxTokens int `json:"max_tokens"`
 		}
-	}))
+		json.NewDecoder(r.Body).Decode(&req)
+		if req.MaxTokens != 1 {
+			asked <- struct{}{}
+			time.Sleep(pause)
+		}
+		content, _ := json.Marshal(`{"score": 0.75, "evidence": [{"quote": "great", "effect": "+"}]}`)
+		fmt.Fprintf(w, `{"choices":[{"message":{"content":%s}}]}`, content)
+	})
+	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv.URL + "/v1"
 }
 
-// TestService starts `credo serve` on a free port with a key and a judge,
-// asks it over HTTP, then cancels its context as SIGTERM does while a
-// verify request waits on the judge: that request still gets its answer,
-// and the command stops cleanly.
+// freeAddr is a loopback address nothing listens on.
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestService starts `credo serve` with a key and a judge, asks it over
+// HTTP, then cancels its context as SIGTERM does while a verify request
+// waits on the judge: that request still gets its answer, and the command
+// stops cleanly, the port closed.
 func TestService(t *testing.T) {
 	asked := make(chan struct{}, 16)
 	judgeURL := slowJudge(t, 400*time.Millisecond, asked)
 	t.Setenv("CREDO_SERVICE_TEST_KEY", "s3cret")
+	addr := freeAddr(t)
+	base := "http://" + addr
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	pr, pw := io.Pipe()
-	var stderr lockedBuffer
+	var stdout, stderr lockedBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- runService(ctx, []string{"--addr", "127.0.0.1:0", "--api-key-env", "CREDO_SERVICE_TEST_KEY",
-			"--judge", "name=quality,url=" + judgeURL + ",model=m"}, pw, &stderr)
-		pw.Close()
+		done <- runService(ctx, []string{"--addr", addr, "--api-key-env", "CREDO_SERVICE_TEST_KEY",
+			"--judge", "name=quality,url=" + judgeURL + ",model=m"}, &stdout, &stderr)
 	}()
-	lines := make(chan string, 8)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			lines <- sc.Text()
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) { // until it answers (a hang, not a timing check)
+		if resp, err := http.Get(base + "/healthz"); err == nil {
+			resp.Body.Close()
+			break
 		}
-		close(lines)
-	}()
-	first, ok := <-lines
-	if !ok {
-		t.Fatalf("runService printed nothing: %v\n%s", <-done, stderr.String())
-	}
-	base, _, _ := strings.Cut(strings.TrimPrefix(first, "credo serve: listening on "), " ")
-	if !strings.HasPrefix(base, "http://127.0.0.1:") {
-		t.Fatalf("first line %q", first)
+		select {
+		case err := <-done:
+			t.Fatalf("runService: %v\n%s", err, stderr.String())
+		default:
+		}
+		if time.Since(start) > 30*time.Second {
+			t.Fatal("credo serve did not start")
+		}
 	}
 	ask := func(path, key, body string) (int, map[string]any) {
-		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		method := http.MethodPost
 		if body == "" {
-			req.Method = "GET"
+			method = http.MethodGet
 		}
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
 		if key != "" {
 			req.Header.Set("Authorization", "Bearer "+key)
 		}
@@ -96,8 +104,7 @@ func TestService(t *testing.T) {
 	if code, _ := ask("/v1/tasks", "", ""); code != 401 {
 		t.Errorf("without the key: %d", code)
 	}
-	code, tasks := ask("/v1/tasks", "s3cret", "")
-	if code != 200 || !strings.Contains(mustMarshal(tasks["judges"]), `"quality"`) {
+	if code, tasks := ask("/v1/tasks", "s3cret", ""); code != 200 || !strings.Contains(mustMarshal(tasks["judges"]), `"quality"`) {
 		t.Errorf("tasks: %d %v", code, tasks["judges"])
 	}
 	verify := `{"format": "gsm8k", "items": [{"record": {"question": "2+2?", "answer": "#### 4"}, "responses": ["It is great.\nanswer: 4"]}]}`
@@ -119,14 +126,10 @@ func TestService(t *testing.T) {
 	case <-time.After(30 * time.Second): // a hang, not a timing check
 		t.Fatal("runService did not stop")
 	}
-	var rest []string
-	for l := range lines {
-		rest = append(rest, l)
+	if out := stdout.String(); out != "credo serve: listening on "+base+" (docs/SERVICE.md)\ncredo serve: stopped\n" {
+		t.Errorf("stdout %q", out)
 	}
-	if len(rest) != 1 || rest[0] != "credo serve: stopped" {
-		t.Errorf("after the first line: %q", rest)
-	}
-	if _, err := net.Dial("tcp", strings.TrimPrefix(base, "http://")); err == nil {
+	if _, err := net.Dial("tcp", addr); err == nil {
 		t.Error("the port still accepts connections")
 	}
 	if log := stderr.String(); !strings.Contains(log, "POST /v1/verify 200") || !strings.Contains(log, "GET /v1/tasks 401") {

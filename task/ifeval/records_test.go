@@ -2,12 +2,12 @@ package ifeval
 
 import (
 	"bufio"
-	"context"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/internal/recordtest"
 	"github.com/credo-rl/credo/internal/shareddata"
 	"github.com/credo-rl/credo/task"
 )
@@ -48,13 +48,7 @@ func TestTaskFromRecord(t *testing.T) {
 		if got.ID != want.ID || got.Text != want.Text || !reflect.DeepEqual(got.Ref.(*Ref).Items[0].Kind, want.Ref.(*Ref).Items[0].Kind) {
 			t.Fatalf("line %d: prompt %q, want %q", n+1, got.ID, want.ID)
 		}
-		for _, v := range vs {
-			a, errA := v.Verify(context.Background(), got, want.Text)
-			b, errB := v.Verify(context.Background(), want, want.Text)
-			if !reflect.DeepEqual(a, b) || (errA == nil) != (errB == nil) {
-				t.Fatalf("line %d, %s: %+v against %+v", n+1, v.Name(), a, b)
-			}
-		}
+		recordtest.SameVerdicts(t, vs, got, want, want.Text)
 		n++
 	}
 	if n != 541 {
@@ -93,17 +87,5 @@ func FuzzTaskFromRecord(f *testing.F) {
 	f.Add([]byte(`{"prompt": "x", "instruction_id_list": ["keywords:existence"], "kwargs": [{"keywords": ["a", null]}]}`))
 	f.Add([]byte(`{"prompt": "x", "instruction_id_list": ["detectable_format:number_bullet_lists"], "kwargs": [{"num_bullets": 1e300}]}`))
 	tk, _ := New(task.Config{})
-	rr := tk.(task.RecordReader)
-	vs := rr.RecordRewards()
-	f.Fuzz(func(t *testing.T, rec []byte) {
-		p, err := rr.FromRecord(rec)
-		if err != nil {
-			return
-		}
-		for _, v := range vs {
-			if _, err := v.Verify(context.Background(), p, "A response, with * one bullet.\n\n* two"); err != nil {
-				t.Fatalf("%s: %v", v.Name(), err)
-			}
-		}
-	})
+	recordtest.Fuzz(f, tk.(task.RecordReader), func(task.Prompt) string { return "A response, with * one bullet.\n\n* two" }, nil)
 }

@@ -1,11 +1,10 @@
 package toolcall
 
 import (
-	"context"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/internal/recordtest"
 	"github.com/credo-rl/credo/task"
 )
 
@@ -44,11 +43,9 @@ func TestTaskFromRecord(t *testing.T) {
 				t.Fatalf("%s line %d: prompt %q %q, want %q %q", name, i+1, got.ID, got.Text, want.ID, want.Text)
 			}
 			resp := renderResponse("plan", want.Ref.(*Ref).ReferenceCall())
-			for _, v := range rr.RecordRewards() {
-				a, _ := v.Verify(context.Background(), got, resp)
-				b, _ := v.Verify(context.Background(), want, resp)
-				if !reflect.DeepEqual(a, b) || a.Score != 1 {
-					t.Fatalf("%s: %s verdict %+v, want %+v (score 1)", want.ID, v.Name(), a, b)
+			for _, v := range recordtest.SameVerdicts(t, rr.RecordRewards(), got, want, resp) {
+				if v.Score != 1 {
+					t.Fatalf("%s: the reference call scores %+v", want.ID, v)
 				}
 			}
 			n++
@@ -83,17 +80,5 @@ func FuzzTaskFromRecord(f *testing.F) {
 	f.Add([]byte(`{"id": "simple_python_0", "question": [[{"role": "user", "content": "Find the area."}]], "function": [{"name": "calculate_triangle_area", "description": "d", "parameters": {"type": "dict", "properties": {"base": {"type": "integer"}, "unit": {"type": "string"}}, "required": ["base"]}}], "ground_truth": [{"calculate_triangle_area": {"base": [10], "unit": ["units", ""]}}]}`))
 	f.Add([]byte(`{"function": [{"name": "f", "parameters": {"properties": {"xs": {"type": "array", "items": {"type": "float"}}}}}], "ground_truth": [{"f": {"xs": [[1.5, 2]]}}]}`))
 	tk, _ := New(task.Config{})
-	rr := tk.(task.RecordReader)
-	f.Fuzz(func(t *testing.T, rec []byte) {
-		p, err := rr.FromRecord(rec)
-		if err != nil {
-			return
-		}
-		resp := renderResponse("x", p.Ref.(*Ref).ReferenceCall())
-		for _, v := range rr.RecordRewards() {
-			if _, err := v.Verify(context.Background(), p, resp); err != nil {
-				t.Fatalf("%s: %v", v.Name(), err)
-			}
-		}
-	})
+	recordtest.Fuzz(f, tk.(task.RecordReader), func(p task.Prompt) string { return renderResponse("x", p.Ref.(*Ref).ReferenceCall()) }, nil)
 }
