@@ -20,9 +20,10 @@ import (
 // (responses[3].offsets[7]) as docs/SERVICE.md promises. It never panics on
 // any input (FuzzDecode).
 type decoder struct {
-	data []byte
-	i    int
-	path []step
+	data    []byte
+	i       int
+	path    []step
+	scratch []int32 // packed offsets, decoded before they become pairs
 }
 
 // step is one element of a field path: a key, or an index when key is "".
@@ -248,13 +249,21 @@ func (d *decoder) str() (string, error) {
 	return "", d.errorf("unterminated string")
 }
 
-// escaped reads a string holding escapes, from its first byte at start.
+// escaped reads a string holding escapes, from its first byte at start,
+// copying the runs between escapes whole.
 func (d *decoder) escaped(start int) (string, error) {
 	var b []byte
 	j := start
 	for j < len(d.data) {
-		c := d.data[j]
-		switch {
+		run := j
+		for run < len(d.data) && d.data[run] != '"' && d.data[run] != '\\' && d.data[run] >= 0x20 {
+			run++
+		}
+		b, j = append(b, d.data[j:run]...), run
+		if j >= len(d.data) {
+			break
+		}
+		switch c := d.data[j]; {
 		case c == '"':
 			if !utf8.Valid(b) {
 				return "", d.errorf("the string is not valid UTF-8")
@@ -263,10 +272,6 @@ func (d *decoder) escaped(start int) (string, error) {
 			return string(b), nil
 		case c < 0x20:
 			return "", d.errorf("control character %#x in a string (escape it)", c)
-		case c != '\\':
-			b = append(b, c)
-			j++
-			continue
 		}
 		if j+1 >= len(d.data) {
 			break
@@ -515,7 +520,11 @@ func (d *decoder) packedSource(limit int) ([]byte, error) {
 // (int32 or float32): straight into the values' memory on a little-endian
 // machine, with no copy. The error is a message for the field's path.
 func unpack[T int32 | float32](src []byte) ([]T, string) {
-	out := make([]T, base64.StdEncoding.DecodedLen(len(src))/4+1)
+	return unpackInto(make([]T, base64.StdEncoding.DecodedLen(len(src))/4+1), src)
+}
+
+// unpackInto is unpack into out, which holds at least DecodedLen/4 + 1 values.
+func unpackInto[T int32 | float32](out []T, src []byte) ([]T, string) {
 	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 4*len(out))
 	m, err := base64.StdEncoding.Decode(raw, src)
 	if err != nil {
@@ -626,9 +635,18 @@ func (d *decoder) float32s(limit int) ([]float32, error) {
 // s0, e0, s1, e1, … as little-endian int32s.
 func (d *decoder) offsets(limit int) ([][2]int, error) {
 	if d.peek() == '"' {
-		flat, err := d.int32s(math.MinInt32, 2*limit)
+		src, err := d.packedSource(2 * limit)
 		if err != nil {
 			return nil, err
+		}
+		// Into a scratch buffer reused across responses: only the pairs are kept.
+		n := base64.StdEncoding.DecodedLen(len(src))/4 + 1
+		if cap(d.scratch) < n {
+			d.scratch = make([]int32, n)
+		}
+		flat, msg := unpackInto(d.scratch[:n], src)
+		if msg != "" {
+			return nil, d.errorf("%s", msg)
 		}
 		if len(flat)%2 != 0 {
 			return nil, d.errorf("%d values are not whole [start, end] pairs", len(flat))
