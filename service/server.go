@@ -21,7 +21,7 @@ import (
 // Defaults of Options (docs/SERVICE.md §1, "Limits").
 const (
 	DefaultAddr          = "127.0.0.1:8700"
-	DefaultMaxBody       = 256 << 20
+	DefaultMaxBody       = 512 << 20
 	DefaultDeadline      = 60 * time.Second
 	DefaultConcurrency   = 4
 	DefaultVerifyWorkers = 16

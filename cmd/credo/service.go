@@ -29,7 +29,7 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		"/healthz, /metrics. Stateless; SIGTERM or Ctrl-C finishes the requests in flight, then exits.", stdout, stderr)
 	addr := fs.String("addr", service.DefaultAddr, "address to listen on; the default takes connections from this machine only (port 0 picks a free one)")
 	keyEnv := fs.String("api-key-env", "", "environment variable holding the key every request but /healthz must send as Authorization: Bearer <key> (empty: no key)")
-	maxBody := fs.String("max-body", "256MiB", "largest request body, in bytes or with a unit (KiB, MiB, GiB); larger gets 413")
+	maxBody := fs.String("max-body", "512MiB", "largest request body, in bytes or with a unit (KiB, MiB, GiB); larger gets 413")
 	deadline := fs.Duration("deadline", service.DefaultDeadline, "longest a request may take, from its first byte to its answer; longer gets 504")
 	conc := fs.Int("concurrency", service.DefaultConcurrency, "requests computing at once; others wait for a slot until their deadline (then 503)")
 	workers := fs.Int("verify-workers", service.DefaultVerifyWorkers, "verdicts computed at once within one verify request")
