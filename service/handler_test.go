@@ -241,6 +241,7 @@ func (p blockingPRM) Influence(ctx context.Context, reqs []credit.InfluenceReque
 	}
 	p.started <- struct{}{}
 	<-p.release
+	<-ctx.Done() // its deadline has passed by now, but its timer may not have run yet
 	return nil, ctx.Err()
 }
 
