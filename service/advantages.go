@@ -202,8 +202,7 @@ func zeroVariance(b *credit.Batch, met credit.Metrics) {
 func writeAdvantages(req *batchRequest, adv credit.Advantages, met credit.Metrics) []byte {
 	var w writer
 	w.raw("{")
-	w.key("method", true)
-	w.str(req.method)
+	w.strField("method", req.method, true)
 	w.raw(`,"advantages":`)
 	w.rows(adv.Tokens, req.packed, false)
 	w.key("response_advantages", false)

@@ -36,6 +36,18 @@ func (w *writer) key(name string, first bool) {
 	w.b = append(w.b, ':')
 }
 
+// strField writes "name":"value" (after a comma unless first).
+func (w *writer) strField(name, value string, first bool) {
+	w.key(name, first)
+	w.str(value)
+}
+
+// intField writes "name":n after a comma.
+func (w *writer) intField(name string, n int) {
+	w.key(name, false)
+	w.int(n)
+}
+
 // str writes s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
 // encoding/json does.
 func (w *writer) str(s string) {

@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -43,14 +44,16 @@ func newServer(t testing.TB, o Options) (*Server, *httptest.Server) {
 // returns the status, the raw answer and its headers.
 func call(t testing.TB, hs *httptest.Server, method, path, key string, body []byte) (int, []byte, http.Header) {
 	t.Helper()
-	req, err := http.NewRequest(method, hs.URL+path, bytes.NewReader(body))
+	header := http.Header{}
+	if key != "" {
+		header.Set("Authorization", "Bearer "+key)
+	}
+	u, err := url.Parse(hs.URL + path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := hs.Client().Do(&http.Request{Method: method, URL: u, Header: header,
+		Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body))})
 	if err != nil {
 		t.Fatal(err)
 	}

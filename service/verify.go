@@ -457,12 +457,9 @@ func writeVerify(prompts []task.Prompt, req verifyRequest, vs []reward.Verifier,
 			w.byte(',')
 		}
 		w.raw("{")
-		w.key("prompt_id", true)
-		w.str(prompts[j].ID)
-		w.key("prompt", false)
-		w.str(prompts[j].Text)
-		w.key("replay_base", false)
-		w.str(task.ReplayBase(prompts[j]))
+		w.strField("prompt_id", prompts[j].ID, true)
+		w.strField("prompt", prompts[j].Text, false)
+		w.strField("replay_base", task.ReplayBase(prompts[j]), false)
 		w.raw(`,"responses":[`)
 		for g := range it.responses {
 			if g > 0 {
@@ -485,21 +482,17 @@ func writeVerify(prompts []task.Prompt, req verifyRequest, vs []reward.Verifier,
 }
 
 func writeVerdict(w *writer, v reward.Verdict, failure string) {
-	w.raw("{")
-	w.key("score", true)
+	w.raw(`{"score":`)
 	w.float(v.Score)
-	w.key("info", false)
-	w.str(v.Info)
+	w.strField("info", v.Info, false)
 	w.raw(`,"spans":[`)
 	for i, sp := range v.Spans {
 		if i > 0 {
 			w.byte(',')
 		}
-		w.raw("{")
-		w.key("start", true)
+		w.raw(`{"start":`)
 		w.int(sp.Start)
-		w.key("end", false)
-		w.int(sp.End)
+		w.intField("end", sp.End)
 		if sp.Strength != 0 {
 			w.key("strength", false)
 			w.float(sp.Strength)
@@ -513,13 +506,11 @@ func writeVerdict(w *writer, v reward.Verdict, failure string) {
 		w.raw("}")
 	}
 	w.raw("]")
-	w.key("reason", false)
-	w.str(v.Reason)
+	w.strField("reason", v.Reason, false)
 	w.key("skip", false)
 	w.bool(v.Skip)
 	if failure != "" {
-		w.key("error", false)
-		w.str(failure)
+		w.strField("error", failure, false)
 	}
 	w.raw("}")
 }

@@ -49,3 +49,13 @@ func SameVerdicts(t testing.TB, vs []reward.Verifier, got, want task.Prompt, res
 	}
 	return out
 }
+
+// Refuses checks that rr refuses each of the records with an error.
+func Refuses(t testing.TB, rr task.RecordReader, records ...string) {
+	t.Helper()
+	for _, rec := range records {
+		if p, err := rr.FromRecord([]byte(rec)); err == nil {
+			t.Errorf("%s: no error (prompt %+v)", rec, p)
+		}
+	}
+}

@@ -43,13 +43,8 @@ func TestTaskFromRecord(t *testing.T) {
 }
 
 func TestTaskFromRecordErrors(t *testing.T) {
-	tk, _ := New(task.Config{})
-	rr := tk.(task.RecordReader)
-	for _, rec := range []string{`{}`, `{"question": "q"}`, `{"question": "q", "answer": "no marker"}`, `{"question": "q", "answer": "#### x"}`, `[`, `{"question": 1, "answer": "#### 1"}`} {
-		if _, err := rr.FromRecord([]byte(rec)); err == nil {
-			t.Errorf("%s: no error", rec)
-		}
-	}
+	rr := recordReader()
+	recordtest.Refuses(t, rr, `{}`, `{"question": "q"}`, `{"question": "q", "answer": "no marker"}`, `{"question": "q", "answer": "#### x"}`, `[`, `{"question": 1, "answer": "#### 1"}`)
 	p, err := rr.FromRecord([]byte(`{"id": "g1", "question": "q", "answer": "so\n#### 1,000", "x": 2}`))
 	if err != nil || p.ID != "g1" {
 		t.Errorf("%+v %v", p, err)
@@ -61,4 +56,10 @@ func FuzzTaskFromRecord(f *testing.F) {
 	f.Add([]byte(`{"question": "q", "answer": "#### -1.5"}`))
 	tk, _ := New(task.Config{})
 	recordtest.Fuzz(f, tk.(task.RecordReader), func(task.Prompt) string { return "1 + 2 = 3\nanswer: 3" }, nil)
+}
+
+// recordReader is the task with its defaults, as a record reader.
+func recordReader() task.RecordReader {
+	tk, _ := New(task.Config{})
+	return tk.(task.RecordReader)
 }

@@ -57,19 +57,13 @@ func TestTaskFromRecord(t *testing.T) {
 }
 
 func TestTaskFromRecordErrors(t *testing.T) {
-	tk, _ := New(task.Config{})
-	rr := tk.(task.RecordReader)
-	for _, rec := range []string{
+	rr := recordReader()
+	recordtest.Refuses(t, rr,
 		`{}`, `[]`, `{"prompt": "x", "instruction_id_list": []}`,
 		`{"prompt": "x", "instruction_id_list": ["punctuation:no_comma"], "kwargs": []}`,
 		`{"prompt": "x", "instruction_id_list": ["no:such"], "kwargs": [{}]}`,
 		`{"prompt": 3, "instruction_id_list": [], "kwargs": []}`,
-		`{"prompt": "x", "instruction_id_list": ["length_constraints:number_words"], "kwargs": [{"num_words": -1, "relation": "at least"}]}`,
-	} {
-		if _, err := rr.FromRecord([]byte(rec)); err == nil {
-			t.Errorf("%s: no error", rec)
-		}
-	}
+		`{"prompt": "x", "instruction_id_list": ["length_constraints:number_words"], "kwargs": [{"num_words": -1, "relation": "at least"}]}`)
 	// The Hugging Face copy writes every argument, null where unused, and
 	// other columns: accepted.
 	p, err := rr.FromRecord([]byte(`{"key": 7, "prompt": "x", "instruction_id_list": ["punctuation:no_comma"], "kwargs": [{"num_words": null}], "extra": 1}`))
@@ -88,4 +82,10 @@ func FuzzTaskFromRecord(f *testing.F) {
 	f.Add([]byte(`{"prompt": "x", "instruction_id_list": ["detectable_format:number_bullet_lists"], "kwargs": [{"num_bullets": 1e300}]}`))
 	tk, _ := New(task.Config{})
 	recordtest.Fuzz(f, tk.(task.RecordReader), func(task.Prompt) string { return "A response, with * one bullet.\n\n* two" }, nil)
+}
+
+// recordReader is the task with its defaults, as a record reader.
+func recordReader() task.RecordReader {
+	tk, _ := New(task.Config{})
+	return tk.(task.RecordReader)
 }
