@@ -364,7 +364,7 @@ func decodeAnswer(d *decoder, rp *replayIn, i int) (credit.TopK, error) {
 	var idRows [][]int32
 	var lpRows [][]float32
 	const limit = maxTokens * maxTopK
-	err := d.object(func(key string) error {
+	err := d.members(func(key string) error {
 		var err error
 		switch key {
 		case "k":
@@ -468,7 +468,7 @@ func decodeInfluence(d *decoder) (credit.Influence, error) {
 			err = d.array(maxTokens, func(int) error {
 				var st credit.StepScore
 				has := 0
-				err := d.object(func(key string) error {
+				err := d.members(func(key string) error {
 					var err error
 					var n int64
 					switch key {
