@@ -66,33 +66,75 @@ type pairPlan struct {
 // the part of block k's effect beyond what any added text does there.
 // credit/replay/placebo_js is then the mean placebo JS over the same
 // tokens, and credit/replay/js the mean before the subtraction.
+//
+// It is four steps, each its own function so that a trainer whose engine
+// replays (the service's /v1/replay-plan, PlanReplay) shares them: plan
+// (which requests), run (one Replayer call), score (the JS rows) and place
+// (rows onto pairs, and the metrics).
 func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m Metrics) ([][][]float64, error) {
-	b := v.b
-	if b.Replay == nil {
+	if v.b.Replay == nil {
 		return nil, fmt.Errorf("the replay source needs Batch.Replay (the policy without gradients)")
 	}
-	if len(b.Prompts) != v.n {
-		return nil, fmt.Errorf("the replay source needs Batch.Prompts: %d prompts for %d responses", len(b.Prompts), v.n)
+	p, err := s.plan(v)
+	if err != nil {
+		return nil, err
 	}
-	var reqs []ReplayRequest
+	out, err := runReplay(ctx, v.b.Replay, p.reqs)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := s.score(ctx, p, out)
+	if err != nil {
+		return nil, err
+	}
+	return s.place(v, p, sc, m), nil
+}
+
+// replayPlan is the plan step's answer for a batch.
+type replayPlan struct {
+	reqs     []ReplayRequest // distinct requests, in the order the pairs first need them
+	pairs    []pairPlan      // every (reward, response) pair with variance, by response then reward
+	replayed int             // pairs whose q comes from a replay (not same)
+}
+
+// requestKey identifies a replay request: its prompt, a zero byte, and its
+// response tokens as little-endian uint32s. Identical requests are made
+// once, and a TopKReplayer finds its answers by it.
+func requestKey(prompt string, tokens []int32) string {
+	key := make([]byte, 0, len(prompt)+1+4*len(tokens))
+	key = append(append(key, prompt...), 0)
+	for _, tok := range tokens {
+		key = binary.LittleEndian.AppendUint32(key, uint32(tok))
+	}
+	return string(key)
+}
+
+// plan decides the replays of a batch: for each response with a reward
+// that varies in its group (in response order), the full prompt
+// reward.Compose(Prompts[i], every block) and, for each such reward k (in
+// reward order), the prompt without block k (joint: without every block),
+// each followed by the response tokens; with placebo also the full prompt
+// followed by PlaceboBlock. A pair whose without-k prompt renders like full
+// (its block is empty), or whose response has no tokens, is same: q = 0
+// with no replay. Identical requests are planned once.
+func (s replaySource) plan(v *view) (replayPlan, error) {
+	b := v.b
+	if len(b.Prompts) != v.n {
+		return replayPlan{}, fmt.Errorf("the replay source needs Batch.Prompts: %d prompts for %d responses", len(b.Prompts), v.n)
+	}
+	var p replayPlan
 	index := map[string]int{} // request key → index: identical requests are made once
 	request := func(prompt string, i int) int {
-		key := make([]byte, 0, len(prompt)+1+4*len(b.Tokens[i]))
-		key = append(append(key, prompt...), 0)
-		for _, tok := range b.Tokens[i] {
-			key = binary.LittleEndian.AppendUint32(key, uint32(tok))
-		}
-		r, ok := index[string(key)]
+		key := requestKey(prompt, b.Tokens[i])
+		r, ok := index[key]
 		if !ok {
-			r = len(reqs)
-			index[string(key)] = r
-			reqs = append(reqs, ReplayRequest{Prompt: prompt, Response: b.Tokens[i]})
+			r = len(p.reqs)
+			index[key] = r
+			p.reqs = append(p.reqs, ReplayRequest{Prompt: prompt, Response: b.Tokens[i]})
 		}
 		return r
 	}
-	var plans []pairPlan
 	blocks := make([]string, v.k)
-	pairs := 0
 	for i := range v.n {
 		needed := false
 		for k := range v.k {
@@ -104,7 +146,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 		if len(b.Tokens[i]) == 0 { // nothing to replay: an empty row
 			for k := range v.k {
 				if v.varies[k][i] {
-					plans = append(plans, pairPlan{k: k, i: i, same: true})
+					p.pairs = append(p.pairs, pairPlan{k: k, i: i, same: true})
 				}
 			}
 			continue
@@ -130,7 +172,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 				blocks[k] = blk
 			}
 			if other == full {
-				plans = append(plans, pairPlan{k: k, i: i, same: true})
+				p.pairs = append(p.pairs, pairPlan{k: k, i: i, same: true})
 				continue
 			}
 			if fullReq < 0 {
@@ -139,84 +181,120 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 					placeboReq = request(reward.Compose(full, []string{PlaceboBlock}), i)
 				}
 			}
-			plans = append(plans, pairPlan{k: k, i: i, full: fullReq, other: request(other, i), placebo: placeboReq})
-			pairs++
+			p.pairs = append(p.pairs, pairPlan{k: k, i: i, full: fullReq, other: request(other, i), placebo: placeboReq})
+			p.replayed++
 		}
 	}
-	var out [][][]float32
-	if len(reqs) > 0 {
-		var err error
-		if out, err = b.Replay.Replay(ctx, reqs); err != nil {
-			return nil, fmt.Errorf("replay %d requests: %w", len(reqs), err)
+	return p, nil
+}
+
+// runReplay asks r for every planned request in one call (none when there
+// are none) and checks that the answers have the requests' shapes: one
+// answer per request, one distribution per response token.
+func runReplay(ctx context.Context, r Replayer, reqs []ReplayRequest) ([][][]float32, error) {
+	if len(reqs) == 0 {
+		return nil, nil
+	}
+	out, err := r.Replay(ctx, reqs)
+	if err != nil {
+		return nil, fmt.Errorf("replay %d requests: %w", len(reqs), err)
+	}
+	if len(out) != len(reqs) {
+		return nil, fmt.Errorf("replay returned %d answers for %d requests", len(out), len(reqs))
+	}
+	for i, d := range out {
+		if len(d) != len(reqs[i].Response) {
+			return nil, fmt.Errorf("replay request %d: %d distributions for %d response tokens", i, len(d), len(reqs[i].Response))
 		}
-		if len(out) != len(reqs) {
-			return nil, fmt.Errorf("replay returned %d answers for %d requests", len(out), len(reqs))
-		}
-		for r, d := range out {
-			if len(d) != len(reqs[r].Response) {
-				return nil, fmt.Errorf("replay request %d: %d distributions for %d response tokens", r, len(d), len(reqs[r].Response))
+	}
+	return out, nil
+}
+
+// replayJob is one JS row: the requests of a pair's full, other and
+// placebo (−1: none) replays. With joint, the rewards of a response share
+// one.
+type replayJob struct{ full, other, placebo int }
+
+// scoredRows are the score step's answer: one row per distinct job.
+type scoredRows struct {
+	jobs  []replayJob
+	jobOf map[replayJob]int
+	rows  [][]float64  // rows[j][t] = js(p_t, p'_t), less the placebo JS with placebo
+	sums  [][2]float64 // Σ_t JS and Σ_t placebo JS of each row
+}
+
+// score computes, for each distinct job of the plan's replayed pairs,
+//
+//	row[t] = js(full_t, other_t)                               (no placebo)
+//	row[t] = max(0, js(full_t, other_t) − js(full_t, placebo_t)) (placebo)
+//
+// with js JSDivergence or JSDistance (Config.JS), and the row's sums of
+// both terms before the subtraction. Rows are independent, so they are
+// computed in parallel; two distributions of different lengths at one
+// position are an error.
+func (s replaySource) score(ctx context.Context, p replayPlan, out [][][]float32) (scoredRows, error) {
+	sc := scoredRows{jobOf: map[replayJob]int{}}
+	for _, pp := range p.pairs {
+		if j := (replayJob{pp.full, pp.other, pp.placebo}); !pp.same {
+			if _, ok := sc.jobOf[j]; !ok {
+				sc.jobOf[j] = len(sc.jobs)
+				sc.jobs = append(sc.jobs, j)
 			}
 		}
 	}
-	// One JS row per distinct (full, other) pair of replays: with joint, the
-	// rewards of a response share it. Rows are independent, so they are
-	// computed in parallel.
-	type job struct{ full, other, placebo int }
-	var jobs []job
-	jobOf := map[job]int{}
-	for _, p := range plans {
-		if j := (job{p.full, p.other, p.placebo}); !p.same {
-			if _, ok := jobOf[j]; !ok {
-				jobOf[j] = len(jobs)
-				jobs = append(jobs, j)
-			}
-		}
-	}
-	rows := make([][]float64, len(jobs))
-	sums := make([][2]float64, len(jobs)) // Σ_t JS and Σ_t placebo JS of each row
-	err := parallelFor(ctx, len(jobs), func(j int) error {
-		full, other := out[jobs[j].full], out[jobs[j].other]
+	sc.rows = make([][]float64, len(sc.jobs))
+	sc.sums = make([][2]float64, len(sc.jobs))
+	err := parallelFor(ctx, len(sc.jobs), func(j int) error {
+		job := sc.jobs[j]
+		full, other := out[job.full], out[job.other]
 		row := make([]float64, len(full))
 		for t := range row {
 			if len(full[t]) != len(other[t]) {
 				return fmt.Errorf("replay of %q, token %d: vocabularies of %d and %d",
-					reqs[jobs[j].other].Prompt, t, len(full[t]), len(other[t]))
+					p.reqs[job.other].Prompt, t, len(full[t]), len(other[t]))
 			}
 			row[t] = s.js(full[t], other[t])
-			sums[j][0] += row[t]
-			if jobs[j].placebo >= 0 {
-				pl := s.js(full[t], out[jobs[j].placebo][t])
-				sums[j][1] += pl
+			sc.sums[j][0] += row[t]
+			if job.placebo >= 0 {
+				pl := s.js(full[t], out[job.placebo][t])
+				sc.sums[j][1] += pl
 				row[t] = max(0, row[t]-pl)
 			}
 		}
-		rows[j] = row
+		sc.rows[j] = row
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
+	return sc, err
+}
+
+// place sets q[k][i] for every planned pair, [K][N] with nil rows for the
+// pairs without variance: a zero row for a same pair, its job's row for a
+// replayed one (a row shared by several pairs is copied for all but the
+// first: rows are the caller's to change, and shuffle's). It adds the
+// metrics credit/replay/requests, credit/replay/pairs, credit/replay/js
+// and, with placebo, credit/replay/placebo_js.
+func (s replaySource) place(v *view, p replayPlan, sc scoredRows, m Metrics) [][][]float64 {
 	q := make([][][]float64, v.k)
 	for k := range q {
 		q[k] = make([][]float64, v.n)
 	}
-	used := make([]bool, len(jobs))
-	for _, p := range plans {
-		switch j := jobOf[job{p.full, p.other, p.placebo}]; {
-		case p.same:
-			q[p.k][p.i] = make([]float64, len(b.Tokens[p.i]))
-		case used[j]: // rows are the caller's to change (and shuffle's): one each
-			q[p.k][p.i] = append([]float64(nil), rows[j]...)
+	used := make([]bool, len(sc.jobs))
+	for _, pp := range p.pairs {
+		switch j := sc.jobOf[replayJob{pp.full, pp.other, pp.placebo}]; {
+		case pp.same:
+			q[pp.k][pp.i] = make([]float64, len(v.b.Tokens[pp.i]))
+		case used[j]:
+			q[pp.k][pp.i] = append([]float64(nil), sc.rows[j]...)
 		default:
-			q[p.k][p.i], used[j] = rows[j], true
+			q[pp.k][pp.i], used[j] = sc.rows[j], true
 		}
 	}
-	m["credit/replay/requests"] = float64(len(reqs))
-	if tokens := 0; len(jobs) > 0 {
+	m["credit/replay/requests"] = float64(len(p.reqs))
+	if tokens := 0; len(sc.jobs) > 0 {
 		var js, pl float64
-		for j := range jobs {
-			tokens += len(rows[j])
-			js, pl = js+sums[j][0], pl+sums[j][1]
+		for j := range sc.jobs {
+			tokens += len(sc.rows[j])
+			js, pl = js+sc.sums[j][0], pl+sc.sums[j][1]
 		}
 		if tokens > 0 {
 			m["credit/replay/js"] = js / float64(tokens)
@@ -226,7 +304,73 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 		}
 	}
 	if v.n > 0 {
-		m["credit/replay/pairs"] = float64(pairs) / float64(v.n*v.k)
+		m["credit/replay/pairs"] = float64(p.replayed) / float64(v.n*v.k)
 	}
-	return q, nil
+	return q
+}
+
+// ReplayPlan is what a replay method asks its Replayer for on a batch: the
+// plan step of the replay source, for trainers whose own engine replays
+// (the service's /v1/replay-plan). Answer every request and put the
+// answers in Batch.Replay (a TopKReplayer): the method then plans the same
+// requests again and asks for exactly these.
+type ReplayPlan struct {
+	Requests []ReplayRequest // distinct requests, in the order the pairs first need them
+	Pairs    []ReplayPair    // the (response, reward) pairs whose relevance comes from a replay
+}
+
+// ReplayPair is one (response, reward) pair that needs replay, with the
+// indices in ReplayPlan.Requests of its two (three) replays.
+type ReplayPair struct {
+	Response, Reward int
+	Full, Without    int // the full prompt's request and the one without the reward's block (joint: without every block)
+	Placebo          int // full followed by PlaceboBlock (Config.Placebo), else −1
+}
+
+// PlanReplay returns the replays method name, built from c, would ask for
+// on b (Batch.Replay is not used). Only a method with a replay source has
+// them: any other is an error, as is a batch the method would refuse.
+func PlanReplay(name string, c Config, b *Batch) (ReplayPlan, error) {
+	m, err := New(name, c)
+	if err != nil {
+		return ReplayPlan{}, err
+	}
+	src, ok := replaySourceOf(m)
+	if !ok {
+		return ReplayPlan{}, fmt.Errorf("credit method %q does not replay", name)
+	}
+	v, err := newView(b)
+	if err != nil {
+		return ReplayPlan{}, fmt.Errorf("%s: %w", name, err)
+	}
+	p, err := src.plan(v)
+	if err != nil {
+		return ReplayPlan{}, fmt.Errorf("%s: %w", name, err)
+	}
+	out := ReplayPlan{Requests: p.reqs}
+	for _, pp := range p.pairs {
+		if !pp.same {
+			out.Pairs = append(out.Pairs, ReplayPair{Response: pp.i, Reward: pp.k, Full: pp.full, Without: pp.other, Placebo: pp.placebo})
+		}
+	}
+	return out, nil
+}
+
+// replaySourceOf finds the replay source inside a method built by New
+// (through GRPO-scaling and SAW, which change weights and scale but not
+// which pairs are replayed).
+func replaySourceOf(m Method) (replaySource, bool) {
+	for {
+		switch x := m.(type) {
+		case *scaled:
+			m = x.inner
+		case *saw:
+			m = x.inner
+		case *placed:
+			s, ok := x.src.(replaySource)
+			return s, ok
+		default:
+			return replaySource{}, false
+		}
+	}
 }

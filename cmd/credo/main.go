@@ -36,6 +36,7 @@ func commands() map[string]command {
 		"train":       {"train a policy with RL and token-level credit", runTrain},
 		"eval":        {"evaluate a checkpoint on a task's test split", runEval},
 		"serve-model": {"serve a checkpoint over the OpenAI chat-completions protocol", runServe},
+		"serve":       {"serve credo's verifiers and token-level credit to other trainers over HTTP (docs/SERVICE.md)", runService},
 		"prm":         {"train or evaluate a process reward model", runPRM},
 		"report":      {"write a self-contained HTML report of a run or compare directory", runReport},
 		"import-gguf": {"convert a llama GGUF file (llama.cpp) into a Hugging Face folder credo loads", runImportGGUF},

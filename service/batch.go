@@ -1,0 +1,599 @@
+package service
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/reward"
+)
+
+// batchRequest is a decoded /v1/advantages or /v1/replay-plan body.
+type batchRequest struct {
+	method          string
+	config          []byte // the overrides as sent
+	rewards         []string
+	weights         []float64
+	step            int
+	seed            uint64
+	packed          bool // "encoding": "base64"
+	returnRelevance bool
+	resp            []responseIn
+	replay          *replayIn
+	influence       []credit.Influence
+	hasInfluence    bool
+}
+
+// responseIn is one response of the batch as sent.
+type responseIn struct {
+	group                             int // dense id, in order of first appearance
+	prompt, response                  string
+	hasGroup, hasPrompt, hasResponse  bool
+	tokens                            []int32
+	offsets                           [][2]int
+	hasTokens, hasOffsets, hasVerdict bool
+	scores                            []float64
+	verdicts                          []reward.Verdict
+}
+
+// replayIn is MRTPO's replay answers as sent.
+type replayIn struct {
+	plan    string
+	answers []credit.TopK
+	packed  []packedField // base64 fields, decoded after the body is read
+}
+
+// packedField is one answer's base64 ids or logprobs, kept as text while
+// the body is read and decoded afterwards on every core: a top-20 replay
+// of a large batch is a hundred megabytes of base64.
+type packedField struct {
+	answer int
+	ids    bool // else logprobs
+	src    []byte
+	path   string
+}
+
+// unpackAll decodes the answers' base64 fields in parallel; an error
+// names the lowest field that failed.
+func (rp *replayIn) unpackAll() error {
+	errs := make([]error, len(rp.packed))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(rp.packed)) {
+		wg.Go(func() {
+			for j := int(next.Add(1) - 1); j < len(rp.packed); j = int(next.Add(1) - 1) {
+				f := rp.packed[j]
+				a := &rp.answers[f.answer]
+				var msg string
+				if f.ids {
+					if a.IDs, msg = unpack[int32](f.src); msg == "" {
+						msg = checkAtLeast(a.IDs, -1)
+					}
+				} else {
+					a.LogProbs, msg = unpack[float32](f.src)
+				}
+				if msg != "" {
+					errs[j] = badRequest(f.path, msg)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	rp.packed = nil
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const batchFields = "method, config, rewards, weights, step, seed, encoding, return_relevance, responses, replay, influence"
+
+func decodeBatch(body []byte) (*batchRequest, error) {
+	d := &decoder{data: body}
+	req := &batchRequest{}
+	groups := map[any]int{}
+	total := 0
+	err := d.members(func(key string) error {
+		var err error
+		switch key {
+		case "method":
+			req.method, err = d.str()
+		case "config":
+			req.config, err = d.raw()
+		case "rewards":
+			req.rewards, err = d.strings(maxRewards)
+		case "weights":
+			req.weights, err = d.floats(maxRewards)
+		case "step":
+			var n int64
+			n, err = d.integer(0, math.MaxInt32)
+			req.step = int(n)
+		case "seed":
+			req.seed, err = d.uint()
+		case "encoding":
+			var e string
+			if e, err = d.str(); err == nil && e != "json" && e != "base64" {
+				err = d.errorf(`want "json" or "base64", got %q`, e)
+			}
+			req.packed = e == "base64"
+		case "return_relevance":
+			req.returnRelevance, err = d.boolean()
+		case "responses":
+			err = d.array(maxResponses, func(i int) error {
+				r, err := decodeResponse(d, i, groups)
+				if total += len(r.tokens); err == nil && total > maxBatchTokens {
+					err = tooMany(fmt.Sprintf("responses[%d].tokens", i), total, maxBatchTokens, "tokens in the batch")
+				}
+				req.resp = append(req.resp, r)
+				return err
+			})
+		case "replay":
+			req.replay, err = decodeReplay(d)
+		case "influence":
+			req.hasInfluence = true
+			err = d.array(maxResponses, func(int) error {
+				in, err := decodeInfluence(d)
+				req.influence = append(req.influence, in)
+				return err
+			})
+		default:
+			return d.unknown(key, batchFields)
+		}
+		return err
+	})
+	if err == nil {
+		err = d.end()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return req, req.check()
+}
+
+// decodeResponse reads one response and checks what it holds by itself:
+// one range per token, every range and span within the response.
+func decodeResponse(d *decoder, i int, groups map[any]int) (responseIn, error) {
+	var r responseIn
+	err := d.members(func(key string) error {
+		var err error
+		switch key {
+		case "group":
+			r.group, err = decodeGroup(d, groups)
+			r.hasGroup = true
+		case "prompt":
+			r.prompt, err = d.str()
+			r.hasPrompt = true
+		case "response":
+			r.response, err = d.str()
+			r.hasResponse = true
+		case "tokens":
+			r.tokens, err = d.int32s(0, maxTokens)
+			r.hasTokens = true
+		case "offsets":
+			r.offsets, err = d.offsets(maxTokens)
+			r.hasOffsets = true
+		case "scores":
+			r.scores, err = d.floats(maxRewards)
+		case "verdicts":
+			r.hasVerdict = true
+			err = d.array(maxRewards, func(int) error {
+				v, err := decodeVerdict(d)
+				r.verdicts = append(r.verdicts, v)
+				return err
+			})
+		default:
+			return d.unknown(key, "group, prompt, response, tokens, offsets, scores, verdicts")
+		}
+		return err
+	})
+	if err != nil {
+		return r, err
+	}
+	return r, r.check(fmt.Sprintf("responses[%d]", i))
+}
+
+// decodeGroup reads a group id, an integer or a string, as a dense id in
+// order of first appearance (credit only compares group ids).
+func decodeGroup(d *decoder, groups map[any]int) (int, error) {
+	var key any
+	if d.peek() == '"' {
+		s, err := d.str()
+		if err != nil {
+			return 0, err
+		}
+		key = s
+	} else {
+		n, err := d.integer(-1<<53, 1<<53)
+		if err != nil {
+			return 0, err
+		}
+		key = n
+	}
+	g, ok := groups[key]
+	if !ok {
+		g = len(groups)
+		groups[key] = g
+	}
+	return g, nil
+}
+
+func (r *responseIn) check(path string) error {
+	switch {
+	case !r.hasGroup:
+		return badRequest(path+".group", "required: the group (prompt) the response was sampled for")
+	case !r.hasResponse:
+		return badRequest(path+".response", "required: the response text (ranges index its UTF-8 bytes)")
+	case !r.hasTokens:
+		return badRequest(path+".tokens", "required: the response's token ids")
+	case !r.hasOffsets:
+		return badRequest(path+".offsets", "required: each token's byte range in the response")
+	case len(r.offsets) != len(r.tokens):
+		return badf(path+".offsets", "%d ranges for %d tokens: give exactly one [start, end) per token", len(r.offsets), len(r.tokens))
+	case r.scores != nil && r.hasVerdict:
+		return badRequest(path, "give scores or verdicts, not both")
+	case r.scores == nil && !r.hasVerdict:
+		return badRequest(path+".scores", "required: scores (one per reward) or verdicts")
+	}
+	n := len(r.response)
+	for t, o := range r.offsets {
+		if o[0] < 0 || o[0] > o[1] || o[1] > n {
+			return badf(fmt.Sprintf("%s.offsets[%d]", path, t), "range [%d, %d) is not within the response (%d bytes of UTF-8)", o[0], o[1], n)
+		}
+	}
+	for k, v := range r.verdicts {
+		for j, sp := range v.Spans {
+			if sp.Start < 0 || sp.Start > sp.End || sp.End > n {
+				return badf(fmt.Sprintf("%s.verdicts[%d].spans[%d]", path, k, j), "span [%d, %d) is not within the response (%d bytes of UTF-8)", sp.Start, sp.End, n)
+			}
+		}
+	}
+	return nil
+}
+
+// decodeVerdict reads a verdict as /v1/verify writes it.
+func decodeVerdict(d *decoder) (reward.Verdict, error) {
+	var v reward.Verdict
+	hasScore := false
+	err := d.members(func(key string) error {
+		var err error
+		switch key {
+		case "score":
+			v.Score, err = d.float()
+			hasScore = true
+		case "info":
+			v.Info, err = d.str()
+		case "reason", "error": // for logs only: accepted, not kept
+			_, err = d.str()
+		case "skip":
+			v.Skip, err = d.boolean()
+		case "spans":
+			err = d.array(math.MaxInt32, func(int) error {
+				sp, err := decodeSpan(d)
+				v.Spans = append(v.Spans, sp)
+				return err
+			})
+		default:
+			return d.unknown(key, "score, info, spans, reason, skip, error")
+		}
+		return err
+	})
+	if err == nil && !hasScore && !v.Skip {
+		err = d.errorf("a verdict needs a score (unless skip is true)")
+	}
+	return v, err
+}
+
+func decodeSpan(d *decoder) (reward.Span, error) {
+	var sp reward.Span
+	has := 0
+	err := d.members(func(key string) error {
+		var err error
+		var n int64
+		switch key {
+		case "start":
+			n, err = d.integer(math.MinInt32, math.MaxInt32)
+			sp.Start, has = int(n), has|1
+		case "end":
+			n, err = d.integer(math.MinInt32, math.MaxInt32)
+			sp.End, has = int(n), has|2
+		case "strength":
+			sp.Strength, err = d.float()
+		case "effect":
+			var e string
+			if e, err = d.str(); err == nil {
+				switch e {
+				case "+":
+					sp.Effect = reward.Raised
+				case "-":
+					sp.Effect = reward.Lowered
+				case "":
+				default:
+					err = d.errorf(`want "+", "-" or "", got %q`, e)
+				}
+			}
+		default:
+			return d.unknown(key, "start, end, strength, effect")
+		}
+		return err
+	})
+	if err == nil && has != 3 {
+		err = d.errorf("a span needs start and end")
+	}
+	return sp, err
+}
+
+// decodeReplay reads {"plan"?, "answers": [{k, ids, logprobs}]}.
+func decodeReplay(d *decoder) (*replayIn, error) {
+	rp := &replayIn{}
+	err := d.members(func(key string) error {
+		var err error
+		switch key {
+		case "plan":
+			rp.plan, err = d.str()
+		case "answers":
+			rp.answers = []credit.TopK{}
+			err = d.array(math.MaxInt32, func(i int) error {
+				a, err := decodeAnswer(d, rp, i)
+				rp.answers = append(rp.answers, a)
+				return err
+			})
+		default:
+			return d.unknown(key, "plan, answers")
+		}
+		return err
+	})
+	if err == nil && rp.answers == nil {
+		err = d.errorf("answers: required, one per planned request (/v1/replay-plan)")
+	}
+	if err == nil {
+		err = rp.unpackAll()
+	}
+	return rp, err
+}
+
+// decodeAnswer reads one request's top-k: packed ids and logprobs of T·k
+// entries, or [T][≤k] JSON arrays padded here with unused entries.
+func decodeAnswer(d *decoder, rp *replayIn, i int) (credit.TopK, error) {
+	var a credit.TopK
+	var idRows [][]int32
+	var lpRows [][]float32
+	const limit = maxTokens * maxTopK
+	err := d.members(func(key string) error {
+		var err error
+		switch key {
+		case "k":
+			var n int64
+			switch n, err = d.integer(math.MinInt32, math.MaxInt32); {
+			case err != nil:
+			case n < 1:
+				err = d.errorf("k must be at least 1, got %d", n)
+			case n > maxTopK:
+				err = tooMany(d.at(), int(n), maxTopK, "entries per position")
+			}
+			a.K = int(n)
+		case "ids":
+			if d.peek() == '[' && d.nestedArray() {
+				err = d.array(maxTokens, func(int) error {
+					row, err := d.int32s(-1, maxTopK)
+					idRows = append(idRows, row)
+					return err
+				})
+			} else if d.peek() == '"' {
+				err = rp.keep(d, i, true, limit)
+			} else {
+				a.IDs, err = d.int32s(-1, limit)
+			}
+		case "logprobs":
+			if d.peek() == '[' && d.nestedArray() {
+				err = d.array(maxTokens, func(int) error {
+					row, err := d.float32s(maxTopK)
+					lpRows = append(lpRows, row)
+					return err
+				})
+			} else if d.peek() == '"' {
+				err = rp.keep(d, i, false, limit)
+			} else {
+				a.LogProbs, err = d.float32s(limit)
+			}
+		default:
+			return d.unknown(key, "k, ids, logprobs")
+		}
+		return err
+	})
+	if err != nil {
+		return a, err
+	}
+	if a.K == 0 {
+		return a, d.errorf("k: required, the entries per position (1 to %d)", maxTopK)
+	}
+	if idRows != nil {
+		if a.IDs, err = flattenRows(d, "ids", idRows, a.K, -1); err != nil {
+			return a, err
+		}
+	}
+	if lpRows != nil {
+		a.LogProbs, err = flattenRows(d, "logprobs", lpRows, a.K, 0)
+	}
+	return a, err
+}
+
+// keep takes answer i's base64 ids (or logprobs) for unpackAll.
+func (rp *replayIn) keep(d *decoder, i int, ids bool, limit int) error {
+	src, err := d.packedSource(limit)
+	if err == nil {
+		rp.packed = append(rp.packed, packedField{answer: i, ids: ids, src: src, path: d.at()})
+	}
+	return err
+}
+
+// nestedArray says whether the array at the cursor starts with an array.
+func (d *decoder) nestedArray() bool {
+	j := d.i + 1
+	for j < len(d.data) && (d.data[j] == ' ' || d.data[j] == '\t' || d.data[j] == '\n' || d.data[j] == '\r') {
+		j++
+	}
+	return j < len(d.data) && d.data[j] == '['
+}
+
+// flattenRows lays [T][≤k] rows out as T·k entries, padding with pad.
+func flattenRows[T int32 | float32](d *decoder, field string, rows [][]T, k int, pad T) ([]T, error) {
+	out := make([]T, 0, len(rows)*k)
+	for t, row := range rows {
+		if len(row) > k {
+			return nil, d.errorf("%s[%d]: %d entries, more than k = %d", field, t, len(row), k)
+		}
+		out = append(out, row...)
+		for range k - len(row) {
+			out = append(out, pad)
+		}
+	}
+	return out, nil
+}
+
+// decodeInfluence reads {"token": [T], "steps": [{start, end, logit}]}.
+func decodeInfluence(d *decoder) (credit.Influence, error) {
+	var in credit.Influence
+	err := d.members(func(key string) error {
+		var err error
+		switch key {
+		case "token":
+			in.Token, err = d.floats(maxTokens)
+		case "steps":
+			err = d.array(maxTokens, func(int) error {
+				var st credit.StepScore
+				has := 0
+				err := d.members(func(key string) error {
+					var err error
+					var n int64
+					switch key {
+					case "start":
+						n, err = d.integer(0, maxTokens)
+						st.Start, has = int(n), has|1
+					case "end":
+						n, err = d.integer(0, maxTokens)
+						st.End, has = int(n), has|2
+					case "logit":
+						st.Logit, err = d.float()
+						has |= 4
+					default:
+						return d.unknown(key, "start, end, logit")
+					}
+					return err
+				})
+				if err == nil && has != 7 {
+					err = d.errorf("a step needs start, end and logit")
+				}
+				in.Steps = append(in.Steps, st)
+				return err
+			})
+		default:
+			return d.unknown(key, "token, steps")
+		}
+		return err
+	})
+	if err == nil && in.Token == nil {
+		in.Token = []float64{}
+	}
+	return in, err
+}
+
+// check verifies what spans the whole batch: the rewards, and each
+// response's scores or verdicts, one per reward.
+func (req *batchRequest) check() error {
+	switch {
+	case req.method == "":
+		return badRequest("method", "required: a method of /v1/methods")
+	case len(req.rewards) == 0:
+		return badRequest("rewards", "required: the K reward names, in the order of every response's scores or verdicts")
+	case len(req.resp) == 0:
+		return badRequest("responses", "required: at least one response")
+	case req.weights != nil && len(req.weights) != len(req.rewards):
+		return badf("weights", "%d weights for %d rewards", len(req.weights), len(req.rewards))
+	case req.hasInfluence && len(req.influence) != len(req.resp):
+		return badf("influence", "%d influences for %d responses", len(req.influence), len(req.resp))
+	}
+	for k, name := range req.rewards {
+		if slices.Contains(req.rewards[:k], name) {
+			return badf(fmt.Sprintf("rewards[%d]", k), "reward %q named twice", name)
+		}
+	}
+	K := len(req.rewards)
+	work := 0 // Σ spans × tokens: what mapping spans onto tokens costs
+	for i, r := range req.resp {
+		for _, v := range r.verdicts {
+			if work += len(v.Spans) * len(r.tokens); work > maxSpanWork {
+				return tooMany(fmt.Sprintf("responses[%d].verdicts", i), work, maxSpanWork, "spans × tokens (summed over the verdicts)")
+			}
+		}
+		if r.scores != nil && len(r.scores) != K {
+			return badf(fmt.Sprintf("responses[%d].scores", i), "%d scores for %d rewards", len(r.scores), K)
+		}
+		if r.hasVerdict && len(r.verdicts) != K {
+			return badf(fmt.Sprintf("responses[%d].verdicts", i), "%d verdicts for %d rewards", len(r.verdicts), K)
+		}
+	}
+	for i, in := range req.influence {
+		if err := checkSteps(in, len(req.resp[i].tokens), fmt.Sprintf("influence[%d]", i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSteps: a value per token, steps in order and within the tokens.
+func checkSteps(in credit.Influence, n int, path string) error {
+	if len(in.Token) != n {
+		return badf(path+".token", "%d values for the response's %d tokens", len(in.Token), n)
+	}
+	prev := 0
+	for j, s := range in.Steps {
+		if s.Start < prev || s.End < s.Start || s.End > n {
+			return badf(fmt.Sprintf("%s.steps[%d]", path, j), "tokens [%d, %d): steps must be in order, disjoint and within the %d tokens", s.Start, s.End, n)
+		}
+		prev = s.End
+	}
+	return nil
+}
+
+// batch builds credit's Batch: scores [K][N], and verdicts when any
+// response sent them (a response with scores only has verdicts holding
+// just its scores).
+func (req *batchRequest) batch() *credit.Batch {
+	N, K := len(req.resp), len(req.rewards)
+	b := &credit.Batch{
+		Groups: make([]int, N), Scores: make([][]float64, K), Weights: req.weights, Rewards: req.rewards,
+		Prompts: make([]string, N), Responses: make([]string, N), Tokens: make([][]int32, N), Offsets: make([][][2]int, N),
+		Step: req.step, Seed: req.seed,
+	}
+	withVerdicts := slices.ContainsFunc(req.resp, func(r responseIn) bool { return r.hasVerdict })
+	if withVerdicts {
+		b.Verdicts = make([][]reward.Verdict, K)
+	}
+	for k := range K {
+		b.Scores[k] = make([]float64, N)
+		if withVerdicts {
+			b.Verdicts[k] = make([]reward.Verdict, N)
+		}
+	}
+	for i, r := range req.resp {
+		b.Groups[i], b.Prompts[i], b.Responses[i], b.Tokens[i], b.Offsets[i] = r.group, r.prompt, r.response, r.tokens, r.offsets
+		for k := range K {
+			if r.hasVerdict {
+				b.Scores[k][i] = r.verdicts[k].Score
+				b.Verdicts[k][i] = r.verdicts[k]
+			} else {
+				b.Scores[k][i] = r.scores[k]
+				if withVerdicts {
+					b.Verdicts[k][i] = reward.Verdict{Score: r.scores[k]}
+				}
+			}
+		}
+	}
+	return b
+}

@@ -1,0 +1,516 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/task"
+)
+
+// taskFields are the fields that name a generated task: task, seed and
+// difficulty, shared by /v1/prompts and /v1/verify.
+type taskFields struct {
+	name, difficulty string
+	seed             uint64
+	given            bool // any of them was in the request
+}
+
+// read reads one of the three fields when key is one; handled says so.
+func (tf *taskFields) read(d *decoder, key string) (handled bool, err error) {
+	switch key {
+	case "task":
+		tf.name, err = d.str()
+	case "seed":
+		tf.seed, err = d.uint()
+	case "difficulty":
+		tf.difficulty, err = d.str()
+	default:
+		return false, nil
+	}
+	tf.given = true
+	return true, err
+}
+
+// prompts answers POST /v1/prompts (docs/SERVICE.md §5).
+func (s *Server) prompts(ctx context.Context, body []byte) ([]byte, error) {
+	d := &decoder{data: body}
+	var tf taskFields
+	split, start, count := "train", int64(0), int64(-1)
+	err := d.members(func(key string) error {
+		if ok, err := tf.read(d, key); ok {
+			return err
+		}
+		var err error
+		switch key {
+		case "split":
+			split, err = d.str()
+		case "start":
+			start, err = d.integer(0, 1<<30-1)
+		case "count":
+			count, err = d.integer(1, maxPromptsAnswer)
+		default:
+			return d.unknown(key, "task, seed, difficulty, split, start, count")
+		}
+		return err
+	})
+	if err == nil {
+		err = d.end()
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case tf.name == "":
+		return nil, badRequest("task", "required: a task of /v1/tasks")
+	case count < 0:
+		return nil, badRequest("count", "required: how many prompts, 1 to 10,000")
+	case split != "train" && split != "test":
+		return nil, badf("split", "want \"train\" or \"test\", got %q", split)
+	case start+count > 1<<30:
+		return nil, badf("count", "prompts %d to %d: indices stop at 2^30", start, start+count)
+	}
+	t, release, err := s.tasks.get(tf.name, tf.seed, tf.difficulty)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	sp := task.Train
+	if split == "test" {
+		sp = task.Test
+	}
+	type promptOut struct {
+		ID         string `json:"id"`
+		Text       string `json:"text"`
+		ReplayBase string `json:"replay_base"`
+	}
+	out := struct {
+		Rewards []string    `json:"rewards"`
+		Prompts []promptOut `json:"prompts"`
+	}{Rewards: verifierNames(t.Rewards())}
+	for i := range int(count) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p := t.Prompt(sp, int(start)+i)
+		out.Prompts = append(out.Prompts, promptOut{p.ID, p.Text, task.ReplayBase(p)})
+	}
+	return json.Marshal(out)
+}
+
+// verifyRequest is a decoded POST /v1/verify body.
+type verifyRequest struct {
+	format  string
+	tf      taskFields
+	rewards []string // nil: the default selection
+	items   []verifyItem
+}
+
+type verifyItem struct {
+	record    []byte // a record format's record, as sent
+	promptID  string
+	hasID     bool
+	responses []string
+}
+
+func decodeVerify(body []byte) (verifyRequest, error) {
+	d := &decoder{data: body}
+	var req verifyRequest
+	total := 0
+	err := d.members(func(key string) error {
+		if ok, err := req.tf.read(d, key); ok {
+			return err
+		}
+		var err error
+		switch key {
+		case "format":
+			req.format, err = d.str()
+		case "rewards":
+			req.rewards, err = d.strings(maxRewards)
+			if req.rewards == nil && err == nil {
+				req.rewards = []string{}
+			}
+		case "items":
+			err = d.array(maxResponses, func(int) error {
+				it, err := decodeItem(d, &total)
+				req.items = append(req.items, it)
+				return err
+			})
+		default:
+			return d.unknown(key, "format, task, seed, difficulty, rewards, items")
+		}
+		return err
+	})
+	if err == nil {
+		err = d.end()
+	}
+	return req, err
+}
+
+// decodeItem reads {"record" | "prompt_id", "responses"}; total counts
+// the request's responses against maxResponses.
+func decodeItem(d *decoder, total *int) (verifyItem, error) {
+	var it verifyItem
+	err := d.members(func(key string) error {
+		var err error
+		switch key {
+		case "record":
+			it.record, err = d.raw()
+		case "prompt_id":
+			it.promptID, err = d.str()
+			it.hasID = true
+		case "responses":
+			err = d.array(maxResponses, func(int) error {
+				if *total++; *total > maxResponses {
+					return d.tooLarge("more than %d responses in the request", maxResponses)
+				}
+				s, err := d.str()
+				it.responses = append(it.responses, s)
+				return err
+			})
+		default:
+			return d.unknown(key, "record, prompt_id, responses")
+		}
+		return err
+	})
+	return it, err
+}
+
+// verify answers POST /v1/verify (docs/SERVICE.md §6).
+func (s *Server) verify(ctx context.Context, body []byte) ([]byte, error) {
+	req, err := decodeVerify(body)
+	if err != nil {
+		return nil, err
+	}
+	prompts, vs, release, err := s.verifyInputs(req)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	sel, err := selectRewards(req.rewards, vs)
+	if err != nil {
+		return nil, err
+	}
+	chosen, judged := make([]reward.Verifier, len(sel)), make([]bool, len(sel))
+	for i, k := range sel {
+		chosen[i], judged[i] = vs[k], k >= len(vs)-len(s.o.Judges) // the judges come last
+	}
+	verdicts, failures, err := s.verdicts(ctx, chosen, judged, prompts, req.items)
+	if err != nil {
+		return nil, err
+	}
+	if req.rewards == nil { // the default: the rewards that apply somewhere, and every judge
+		keep := applying(verdicts, len(chosen), len(vs)-len(s.o.Judges))
+		chosen, verdicts, failures = pick(chosen, keep), pick(verdicts, keep), pick(failures, keep)
+	}
+	s.countVerdicts(chosen, verdicts, failures)
+	return writeVerify(prompts, req, chosen, verdicts, failures), nil
+}
+
+// verifyInputs resolves the request's format into its prompts and the
+// rewards that may judge them (the format's, then the judges).
+func (s *Server) verifyInputs(req verifyRequest) ([]task.Prompt, []reward.Verifier, func(), error) {
+	if req.format == "" {
+		return nil, nil, nil, badRequest("format", "required: one of the formats of /v1/tasks")
+	}
+	f, err := s.format(req.format)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(req.items) == 0 {
+		return nil, nil, nil, badRequest("items", "required: at least one item")
+	}
+	release := func() {}
+	var t task.Task
+	vs := f.rewards
+	if f.reader == nil {
+		if req.tf.name == "" {
+			return nil, nil, nil, badRequest("task", `required with format "task": the task whose prompts prompt_id names`)
+		}
+		if t, release, err = s.tasks.get(req.tf.name, req.tf.seed, req.tf.difficulty); err != nil {
+			return nil, nil, nil, err
+		}
+		vs = t.Rewards()
+	} else if req.tf.given {
+		return nil, nil, nil, badf("task", "task, seed and difficulty go with format %q only (records carry their own prompts)", formatTask)
+	}
+	vs = append(slices.Clip(vs), s.o.Judges...)
+	prompts := make([]task.Prompt, len(req.items))
+	for j, it := range req.items {
+		var err error
+		switch {
+		case f.reader == nil && !it.hasID:
+			err = badf(fmt.Sprintf("items[%d].prompt_id", j), "required with format %q", formatTask)
+		case f.reader == nil:
+			if prompts[j], err = promptByID(t, it.promptID); err != nil {
+				err = badRequest(fmt.Sprintf("items[%d].prompt_id", j), err.Error())
+			}
+		case it.record == nil:
+			err = badf(fmt.Sprintf("items[%d].record", j), "required with format %q: %s", f.name, recordFields[f.name])
+		default:
+			if prompts[j], err = f.reader.FromRecord(it.record); err != nil {
+				err = badRequest(fmt.Sprintf("items[%d].record", j), err.Error())
+			} else if prompts[j].ID == "" {
+				prompts[j].ID = fmt.Sprintf("%s-%d", f.name, j)
+			}
+		}
+		if err != nil {
+			release()
+			return nil, nil, nil, err
+		}
+	}
+	return prompts, vs, release, nil
+}
+
+// selectRewards maps the request's reward names onto indices of vs (nil
+// names: all of them, in order).
+func selectRewards(names []string, vs []reward.Verifier) ([]int, error) {
+	if names == nil {
+		out := make([]int, len(vs))
+		for k := range out {
+			out[k] = k
+		}
+		return out, nil
+	}
+	if len(names) == 0 {
+		return nil, badRequest("rewards", "an empty list: name at least one reward, or leave the field out")
+	}
+	all := verifierNames(vs)
+	out := make([]int, len(names))
+	for i, n := range names {
+		k := slices.Index(all, n)
+		if k < 0 {
+			return nil, badf(fmt.Sprintf("rewards[%d]", i), "unknown reward %q (this format's: %s)", n, strings.Join(all, ", "))
+		}
+		if slices.Contains(out[:i], k) {
+			return nil, badf(fmt.Sprintf("rewards[%d]", i), "reward %q named twice", n)
+		}
+		out[i] = k
+	}
+	return out, nil
+}
+
+// verdicts runs every verifier on every response, VerifyWorkers responses
+// at a time. A judge's verdict gets VerifyTimeout (judgeOne); a task's
+// verifiers run in the worker itself (ruleOne): they are linear in the
+// response (the body bounds it) or bounded by their own limits (the sql
+// sandbox's per-query time limit), and a goroutine and a timer per verdict
+// were a third of an IFEval request's time. verdicts[k][r] and
+// failures[k][r] are indexed by the request's responses in order.
+func (s *Server) verdicts(ctx context.Context, vs []reward.Verifier, judged []bool, prompts []task.Prompt, items []verifyItem) ([][]reward.Verdict, [][]string, error) {
+	type job struct{ item, resp int }
+	var jobs []job
+	for j, it := range items {
+		for g := range it.responses {
+			jobs = append(jobs, job{j, g})
+		}
+	}
+	verdicts, failures := make([][]reward.Verdict, len(vs)), make([][]string, len(vs))
+	for k := range vs {
+		verdicts[k], failures[k] = make([]reward.Verdict, len(jobs)), make([]string, len(jobs))
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(s.o.VerifyWorkers, len(jobs)) {
+		wg.Go(func() {
+			for r := int(next.Add(1) - 1); r < len(jobs) && ctx.Err() == nil; r = int(next.Add(1) - 1) {
+				jb := jobs[r]
+				for k, v := range vs {
+					one := ruleOne
+					if judged[k] {
+						one = judgeOne
+					}
+					vd, err := one(ctx, v, prompts[jb.item], items[jb.item].responses[jb.resp], s.o.VerifyTimeout)
+					verdicts[k][r] = vd
+					if err != nil {
+						failures[k][r] = err.Error()
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return verdicts, failures, ctx.Err()
+}
+
+// judgeOne is one verdict within limit. A verifier that fails, panics or
+// runs past the limit gives score 0 and the reason, keeping its block;
+// one that ignores its context is left to finish on its own goroutine.
+func judgeOne(ctx context.Context, v reward.Verifier, p reward.Prompt, resp string, limit time.Duration) (reward.Verdict, error) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	type answer struct {
+		vd  reward.Verdict
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- answer{err: fmt.Errorf("%s panicked: %v", v.Name(), r)}
+			}
+		}()
+		vd, err := v.Verify(ctx, p, resp)
+		ch <- answer{vd, err}
+	}()
+	var a answer
+	select {
+	case a = <-ch:
+	case <-ctx.Done():
+		a.err = fmt.Errorf("%s gave no verdict within %v: %w", v.Name(), limit, ctx.Err())
+	}
+	if a.err == nil && !finiteVerdict(a.vd) {
+		a.err = fmt.Errorf("%s gave the score %v", v.Name(), a.vd.Score)
+	}
+	if a.err != nil {
+		return reward.Verdict{Info: a.vd.Info, Reason: a.err.Error()}, a.err
+	}
+	return a.vd, nil
+}
+
+// ruleOne is one verdict of a task's verifier, run here: a panic or an
+// error gives score 0 and the reason, keeping the verdict's block.
+func ruleOne(ctx context.Context, v reward.Verifier, p reward.Prompt, resp string, _ time.Duration) (vd reward.Verdict, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s panicked: %v", v.Name(), r)
+		}
+		if err == nil && !finiteVerdict(vd) {
+			err = fmt.Errorf("%s gave the score %v", v.Name(), vd.Score)
+		}
+		if err != nil {
+			vd = reward.Verdict{Info: vd.Info, Reason: err.Error()}
+		}
+	}()
+	return v.Verify(ctx, p, resp)
+}
+
+func finiteVerdict(v reward.Verdict) bool {
+	if math.IsNaN(v.Score) || math.IsInf(v.Score, 0) {
+		return false
+	}
+	for _, sp := range v.Spans {
+		if math.IsNaN(sp.Strength) || math.IsInf(sp.Strength, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// applying keeps the rewards of the first nFormat that some verdict does
+// not skip, and every judge after them.
+func applying(verdicts [][]reward.Verdict, k, nFormat int) []bool {
+	keep := make([]bool, k)
+	for kk := range k {
+		keep[kk] = kk >= nFormat || slices.ContainsFunc(verdicts[kk], func(v reward.Verdict) bool { return !v.Skip })
+	}
+	return keep
+}
+
+func pick[T any](xs []T, keep []bool) []T {
+	var out []T
+	for i, x := range xs {
+		if keep[i] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (s *Server) countVerdicts(vs []reward.Verifier, verdicts [][]reward.Verdict, failures [][]string) {
+	n, bad := make([]int, len(vs)), make([]int, len(vs))
+	for k := range vs {
+		n[k] = len(verdicts[k])
+		for _, f := range failures[k] {
+			if f != "" {
+				bad[k]++
+			}
+		}
+	}
+	s.m.verified(verifierNames(vs), n, bad)
+}
+
+// writeVerify renders the verify answer: items in order, each with its
+// responses' K verdicts.
+func writeVerify(prompts []task.Prompt, req verifyRequest, vs []reward.Verifier, verdicts [][]reward.Verdict, failures [][]string) []byte {
+	var w writer
+	w.raw(`{"rewards":`)
+	w.strs(verifierNames(vs))
+	w.raw(`,"weights":[`)
+	for k, v := range vs {
+		if k > 0 {
+			w.byte(',')
+		}
+		w.float(weightOf(v))
+	}
+	w.raw(`],"items":[`)
+	r := 0
+	for j, it := range req.items {
+		if j > 0 {
+			w.byte(',')
+		}
+		w.raw("{")
+		w.strField("prompt_id", prompts[j].ID, true)
+		w.strField("prompt", prompts[j].Text, false)
+		w.strField("replay_base", task.ReplayBase(prompts[j]), false)
+		w.raw(`,"responses":[`)
+		for g := range it.responses {
+			if g > 0 {
+				w.byte(',')
+			}
+			w.raw(`{"verdicts":[`)
+			for k := range vs {
+				if k > 0 {
+					w.byte(',')
+				}
+				writeVerdict(&w, verdicts[k][r], failures[k][r])
+			}
+			w.raw("]}")
+			r++
+		}
+		w.raw("]}")
+	}
+	w.raw("]}")
+	return w.b
+}
+
+func writeVerdict(w *writer, v reward.Verdict, failure string) {
+	w.raw(`{"score":`)
+	w.float(v.Score)
+	w.strField("info", v.Info, false)
+	w.raw(`,"spans":[`)
+	for i, sp := range v.Spans {
+		if i > 0 {
+			w.byte(',')
+		}
+		w.raw(`{"start":`)
+		w.int(sp.Start)
+		w.intField("end", sp.End)
+		if sp.Strength != 0 {
+			w.key("strength", false)
+			w.float(sp.Strength)
+		}
+		switch sp.Effect {
+		case reward.Raised:
+			w.raw(`,"effect":"+"`)
+		case reward.Lowered:
+			w.raw(`,"effect":"-"`)
+		}
+		w.raw("}")
+	}
+	w.raw("]")
+	w.strField("reason", v.Reason, false)
+	w.key("skip", false)
+	w.bool(v.Skip)
+	if failure != "" {
+		w.strField("error", failure, false)
+	}
+	w.raw("}")
+}

@@ -1,0 +1,37 @@
+package arith
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/task"
+)
+
+var _ task.RecordReader = (*Task)(nil)
+
+// RecordFormat is "gsm8k": GSM8K's JSON lines.
+func (t *Task) RecordFormat() string { return "gsm8k" }
+
+// FromRecord reads a GSM8K line, {"question", "answer"} with the answer's
+// worked solution ending "#### N", into the prompt GSM8KRecord.Prompt
+// makes (an "id" string, if the record has one, is its ID).
+func (t *Task) FromRecord(record []byte) (task.Prompt, error) {
+	var r struct {
+		ID       string  `json:"id"`
+		Question *string `json:"question"`
+		Answer   *string `json:"answer"`
+	}
+	if err := json.Unmarshal(record, &r); err != nil {
+		return task.Prompt{}, fmt.Errorf("gsm8k record: %w", err)
+	}
+	if r.Question == nil || r.Answer == nil {
+		return task.Prompt{}, errors.New("gsm8k record: want \"question\" and \"answer\"")
+	}
+	return GSM8KRecord{Question: *r.Question, Answer: *r.Answer}.Prompt(r.ID)
+}
+
+// RecordRewards are answer and format, as the task's; format is Skip for
+// GSM8K prompts.
+func (t *Task) RecordRewards() []reward.Verifier { return t.Rewards() }
