@@ -1,0 +1,130 @@
+"""Fixtures: the real ``credo serve`` binary on a free loopback port.
+
+The binary is $CREDO_BIN when set, else built from this repository
+(``go build ./cmd/credo``, with the Makefile's toolchain settings). Tests
+that need it skip, saying why, where Go or the serve command is missing;
+tests that read ../shared/data skip where it is absent.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]  # the repository (clients/python/tests -> ../../..)
+sys.path.insert(0, str(HERE.parent))  # credo_client from the source tree when not installed
+
+from credo_client import Client  # noqa: E402
+
+GOENV = {**os.environ, "GOTOOLCHAIN": os.environ.get("GOTOOLCHAIN", "go1.27.3"),
+         "GOEXPERIMENT": os.environ.get("GOEXPERIMENT", "simd")}
+
+
+def shared_data() -> Path | None:
+    """../shared/data beside the repository root, or None."""
+    p = ROOT.parent / "shared" / "data"
+    return p if p.is_dir() else None
+
+
+def need_shared(rel: str) -> Path:
+    d = shared_data()
+    if d is None or not (d / rel).exists():
+        pytest.skip(f"../shared/data/{rel} is absent beside the repository root: skipping the test that reads it")
+    return d / rel
+
+
+def go_build(pkg: str, out: Path) -> Path:
+    if shutil.which("go") is None:
+        pytest.skip("no go command on PATH: cannot build " + pkg)
+    r = subprocess.run(["go", "build", "-o", str(out), pkg], cwd=ROOT, env=GOENV, capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.fail(f"go build {pkg} failed:\n{r.stderr[-3000:]}")
+    return out
+
+
+@pytest.fixture(scope="session")
+def credo_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    env = os.environ.get("CREDO_BIN")
+    b = Path(env) if env else go_build("./cmd/credo", tmp_path_factory.mktemp("bin") / "credo")
+    if not b.exists():
+        pytest.fail(f"CREDO_BIN={b} does not exist")
+    r = subprocess.run([str(b), "help", "serve"], capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"{b} has no serve command (credo help serve exited {r.returncode}): the service is not built")
+    return b
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A running credo serve process."""
+
+    def __init__(self, binary: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen([str(binary), "serve", "--addr", f"127.0.0.1:{self.port}", *args],
+                                     env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                out = self.proc.stdout.read() if self.proc.stdout else ""
+                raise RuntimeError(f"credo serve exited {self.proc.returncode}:\n{out[-3000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("credo serve did not answer /healthz within 60 s")
+            time.sleep(0.05)
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc.stdout:
+            self.proc.stdout.close()
+        return self.proc.returncode
+
+
+@pytest.fixture(scope="session")
+def server(credo_bin: Path) -> Iterator[Server]:
+    s = Server(credo_bin)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="session")
+def client(server: Server) -> Iterator[Client]:
+    c = Client(server.url)
+    yield c
+    c.close()
+
+
+@pytest.fixture(scope="session")
+def qwen3_tokenizer():
+    """The Qwen3 tokenizer of ../shared/data/tokenizers (byte-level BPE), through transformers."""
+    path = need_shared("tokenizers/qwen3/tokenizer.json").parent
+    transformers = pytest.importorskip("transformers")
+    return transformers.AutoTokenizer.from_pretrained(str(path))
