@@ -225,7 +225,7 @@ def train(args: argparse.Namespace, client: Client) -> list[dict]:
                     a[k, : len(r)] = torch.as_tensor(adv.advantages[j * args.group + k], dtype=torch.float32)
             loss = -(a * lp * mask).sum() / max(total_tokens, 1)
             loss.backward()
-            loss_sum += float(loss)
+            loss_sum += float(loss.detach())
         torch.nn.utils.clip_grad_norm_(list(pol.ps.values()), 1.0)
         opt.step()
         scores = {name: 0.0 for name in v["rewards"]}

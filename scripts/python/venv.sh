@@ -34,7 +34,12 @@ fi
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "venv.sh: installing $req into $dir (first time: a few minutes)" >&2
   rm -rf "$dir"
-  "${python:-python3}" -m venv "$dir"
+  py=${python:-python3}
+  if ! "$py" -c pass 2>/dev/null; then  # e.g. a pyenv shim of a version that is not the global one
+    py=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/*/bin/"$py" 2>/dev/null | sort -V | tail -1)
+    [ -n "$py" ] || { echo "venv.sh: no ${python:-python3} for $name" >&2; exit 2; }
+  fi
+  "$py" -m venv "$dir"
   if [ -n "$basedir" ]; then
     site=$("$dir/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
     basesite=$("$basedir/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')

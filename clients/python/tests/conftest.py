@@ -128,3 +128,31 @@ def qwen3_tokenizer():
     path = need_shared("tokenizers/qwen3/tokenizer.json").parent
     transformers = pytest.importorskip("transformers")
     return transformers.AutoTokenizer.from_pretrained(str(path))
+
+
+class ByteTokenizer:
+    """A stand-in tokenizer whose ids are UTF-8 bytes (decode is all token_ranges needs)."""
+
+    all_special_ids: list[int] = []
+
+    def decode(self, ids, skip_special_tokens=True):
+        return bytes(ids).decode("utf-8", "replace")
+
+
+GSM8K = [{"question": "Tom has 3 apples and buys 4 more. How many apples?", "answer": "3 + 4 = 7\n#### 7"},
+         {"question": "A box holds 6 eggs. How many eggs in 2 boxes?", "answer": "6 * 2 = 12\n#### 12"}]
+
+# an OpenRLHF query's prompt (a chat-templated GSM8K question) and its label
+PROMPT = "<|im_start|>user\n" + GSM8K[0]["question"] + "<|im_end|>\n<|im_start|>assistant\n"
+LABEL = GSM8K[0]["answer"]
+
+
+@pytest.fixture(scope="module")
+def openrlhf_endpoint(client):
+    """credo_client.openrlhf's /get_reward server for GSM8K, in a thread."""
+    from credo_client.openrlhf import RewardModel, serve_in_thread
+
+    srv, url = serve_in_thread(RewardModel(client, "gsm8k"))
+    yield url
+    srv.shutdown()
+    srv.server_close()

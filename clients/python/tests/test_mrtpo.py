@@ -13,6 +13,7 @@ import struct
 
 import pytest
 
+from conftest import GSM8K
 from credo_client import CredoError, response
 
 torch = pytest.importorskip("torch")
@@ -62,9 +63,7 @@ def js(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def batch(client):
-    # GSM8K records: the answer verifier's information block is the reference number
-    recs = [{"question": "Tom has 3 apples and buys 4 more. How many apples?", "answer": "3 + 4 = 7\n#### 7"},
-            {"question": "A box holds 6 eggs. How many eggs in 2 boxes?", "answer": "6 * 2 = 12\n#### 12"}]
+    recs = GSM8K  # the answer verifier's information block is the reference number
     resps = [["answer: 7", "answer: 8", "I think 7.\nanswer: 7", "answer: 70"],
              ["answer: 12", "answer: 13", "12 eggs\nanswer: 12", "no idea"]]
     v = client.verify("gsm8k", [{"record": r, "responses": g} for r, g in zip(recs, resps)])

@@ -8,10 +8,9 @@ import urllib.request
 
 import pytest
 
-from credo_client.openrlhf import RewardModel, response_of, serve_in_thread
+from conftest import LABEL, PROMPT  # noqa: E402
+from credo_client.openrlhf import response_of
 
-PROMPT = "<|im_start|>user\nTom has 3 apples and buys 4 more. How many?<|im_end|>\n<|im_start|>assistant\n"
-LABEL = "3 + 4 = 7\n#### 7"
 
 
 def post(url: str, body: dict) -> tuple[int, dict]:
@@ -29,18 +28,10 @@ def test_response_of_strips_prompt_and_end_tokens():
         response_of("something else", PROMPT)
 
 
-@pytest.fixture(scope="module")
-def endpoint(client):
-    srv, url = serve_in_thread(RewardModel(client, "gsm8k"))
-    yield url
-    srv.shutdown()
-    srv.server_close()
-
-
-def test_get_reward_matches_verify(client, endpoint):
+def test_get_reward_matches_verify(client, openrlhf_endpoint):
     answers = ["answer: 7", "answer: 8", "#### 7", "no idea"]
     body = {"query": [PROMPT + a + "<|im_end|>" for a in answers], "prompts": [PROMPT] * 4, "labels": [LABEL] * 4}
-    status, out = post(endpoint, body)
+    status, out = post(openrlhf_endpoint, body)
     assert status == 200, out
     v = client.verify("gsm8k", [{"record": {"question": PROMPT, "answer": LABEL}, "responses": answers}])
     want = [sum(w * (0 if d["skip"] else d["score"]) for w, d in zip(v["weights"], r["verdicts"]))
@@ -50,10 +41,10 @@ def test_get_reward_matches_verify(client, endpoint):
     assert set(out["extra_logs"]) == set(v["rewards"]) and out["extra_logs"]["answer"] == want
 
 
-def test_get_reward_bad_requests(endpoint):
-    status, out = post(endpoint, {"query": ["x"], "prompts": [PROMPT, PROMPT], "labels": [LABEL]})
+def test_get_reward_bad_requests(openrlhf_endpoint):
+    status, out = post(openrlhf_endpoint, {"query": ["x"], "prompts": [PROMPT, PROMPT], "labels": [LABEL]})
     assert status == 400 and out["error"]["path"] == "prompts"
-    status, out = post(endpoint, {"query": [PROMPT + "answer: 7"], "prompts": [PROMPT], "labels": [{"question": "q"}]})
+    status, out = post(openrlhf_endpoint, {"query": [PROMPT + "answer: 7"], "prompts": [PROMPT], "labels": [{"question": "q"}]})
     assert status == 400 and out["error"]["path"].startswith("items[0].record"), out  # credo's own path
-    status, out = post(endpoint, {"query": "not a list"})
+    status, out = post(openrlhf_endpoint, {"query": "not a list"})
     assert status == 400 and out["error"]["path"] == "query"
