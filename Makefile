@@ -34,13 +34,14 @@ test:
 	$(MAKE) --no-print-directory test-python
 
 # The Python client's tests (clients/python) against the real `credo serve`,
-# built here into bin/ (CREDO_BIN overrides it), in the pinned environment
-# scripts/python/venv.sh client makes (torch's CPU use of the PyPI wheel:
-# about 5 GB and a few minutes the first time, reused after).
-CREDO_BIN ?= $(CURDIR)/bin/credo
+# built here into bin/credo (CREDO_BIN=path uses that binary instead), in
+# the pinned environment scripts/python/venv.sh client makes (torch's CPU
+# use of the PyPI wheel: about 5 GB and a few minutes the first time).
+CREDO_BIN ?=
+SERVE_BIN = $(or $(CREDO_BIN),$(CURDIR)/bin/credo)
 test-python:
-	go build -o $(CREDO_BIN) ./cmd/credo
-	cd clients/python && CREDO_BIN=$(CREDO_BIN) "$$(../../scripts/python/venv.sh client)/bin/python" -m pytest -q -p no:cacheprovider --ignore=tests/engines tests
+	$(if $(CREDO_BIN),,go build -o bin/credo ./cmd/credo)
+	cd clients/python && CREDO_BIN=$(SERVE_BIN) "$$(../../scripts/python/venv.sh client)/bin/python" -m pytest -q -p no:cacheprovider --ignore=tests/engines tests
 
 # The engines themselves, each in its own pinned environment layered over
 # the client's (scripts/python/requirements-ENGINE.txt): TRL's GRPOTrainer,
@@ -49,17 +50,17 @@ test-python:
 # about 1.5 GB and 10-15 minutes (clients/python/README.md), then cached.
 ENGINES ?= trl verl openrlhf skyrl
 test-engines:
-	go build -o $(CREDO_BIN) ./cmd/credo
+	$(if $(CREDO_BIN),,go build -o bin/credo ./cmd/credo)
 	@for e in $(ENGINES); do \
 	  echo "== engine $$e"; py="$$(scripts/python/venv.sh $$e)/bin/python" || exit 1; \
 	  "$$py" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall ./clients/python || exit 1; \
-	  (cd clients/python && CREDO_BIN=$(CREDO_BIN) "$$py" -m pytest -q -p no:cacheprovider tests/engines/test_$$e.py) || exit 1; \
+	  (cd clients/python && CREDO_BIN=$(SERVE_BIN) "$$py" -m pytest -q -p no:cacheprovider tests/engines/test_$$e.py) || exit 1; \
 	done
 
 # The Python client's speed against the server (clients/python/README.md).
 bench-python:
-	go build -o $(CREDO_BIN) ./cmd/credo
-	"$$(scripts/python/venv.sh client)/bin/python" clients/python/bench/bench_client.py --serve $(CREDO_BIN)
+	$(if $(CREDO_BIN),,go build -o bin/credo ./cmd/credo)
+	"$$(scripts/python/venv.sh client)/bin/python" clients/python/bench/bench_client.py --serve $(SERVE_BIN)
 
 # Speed: credo's training step beside PyTorch's, and sampling.
 bench:

@@ -51,13 +51,26 @@ def batch(n: int, t: int, k: int, group: int, spans: bool, seed: int = 0) -> tup
     return rs, [f"r{j}" for j in range(k)]
 
 
-def timed(fn, reps: int) -> list[float]:
-    out = []
+def timed(fn, reps: int) -> tuple[list[float], list[float]]:
+    """Wall and this process's CPU milliseconds of each call."""
+    wall, cpu = [], []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        out.append((time.perf_counter() - t0) * 1e3)
-    return out
+        wall.append((time.perf_counter() - t0) * 1e3)
+        cpu.append((time.process_time() - c0) * 1e3)
+    return wall, cpu
+
+
+def server_seconds(c: Client, endpoint: str) -> tuple[float, int]:
+    """credo_request_duration_seconds' sum and count for an endpoint (the handler's own time)."""
+    total, n = 0.0, 0
+    for line in c.metrics().splitlines():
+        if line.startswith("credo_request_duration_seconds_sum{") and f'endpoint="{endpoint}"' in line:
+            total = float(line.split()[-1])
+        if line.startswith("credo_request_duration_seconds_count{") and f'endpoint="{endpoint}"' in line:
+            n = int(float(line.split()[-1]))
+    return total, n
 
 
 def fmt(ms: list[float]) -> str:
@@ -145,7 +158,11 @@ def main() -> None:
         for method, spans in (("gdpo", False), ("span", True)):
             rs, rewards = batch(a.n, a.t, a.k, 8, spans)
             c.advantages(method, rs, rewards)  # warm the connection and the server
-            print(f"{method:5s} client.advantages: {fmt(timed(lambda: c.advantages(method, rs, rewards), a.reps))}")
+            s0, n0 = server_seconds(c, "/v1/advantages")
+            wall, cpu = timed(lambda: c.advantages(method, rs, rewards), a.reps)
+            s1, n1 = server_seconds(c, "/v1/advantages")
+            print(f"{method:5s} client.advantages: wall {fmt(wall)}; client CPU p50 {statistics.median(cpu):.1f} ms; "
+                  f"server handler mean {1e3 * (s1 - s0) / max(n1 - n0, 1):.1f} ms")
             mask = np.ones((a.n, a.t), dtype=bool)
             lay = layout(mask)
             import torch
@@ -156,7 +173,8 @@ def main() -> None:
                 out = c.advantages(method, rs, rewards)
                 to_padded(out.advantages, lay, like=like, dtype=torch.float32)
 
-            print(f"{method:5s} + (B, T) torch tensor: {fmt(timed(padded, a.reps))}")
+            wall, cpu = timed(padded, a.reps)
+            print(f"{method:5s} + (B, T) torch tensor: wall {fmt(wall)}; client CPU p50 {statistics.median(cpu):.1f} ms")
         rs, rewards = batch(a.n, a.t, a.k, 8, True)
         lat, errors = concurrent(url, rs, rewards, a.threads, a.per_thread)
         s = sorted(lat)

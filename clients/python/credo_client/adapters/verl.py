@@ -9,7 +9,7 @@ tag): ``verl/experimental/reward_loop/reward_manager/base.py``
 and ``verl/__init__.py``, which imports every ``verl.plugins`` entry point
 at ``import verl``: installing credo_client registers both, as "credo".
 
-Config (an example: docs/examples/verl-credo.yaml beside this package)::
+Config (a whole command: clients/python/examples/verl-credo.sh)::
 
     algorithm.adv_estimator=credo algorithm.use_kl_in_reward=False
     reward.reward_manager.name=credo

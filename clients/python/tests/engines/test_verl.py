@@ -3,7 +3,6 @@ path, through verl's own functions, on a CPU batch (make test-engines)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import numpy as np
@@ -65,7 +64,8 @@ def test_reward_manager_and_estimator_through_verl(server, qwen3_tokenizer):
     })
     manager = load_reward_manager(config, tok)
     data = _batch(tok)
-    outs = [asyncio.run(manager.run_single(data[i: i + 1])) for i in range(len(data))]
+    # on the loop verl gave the manager (RewardManagerBase.__init__: get_event_loop()), as its workers run it
+    outs = [manager.loop.run_until_complete(manager.run_single(data[i: i + 1])) for i in range(len(data))]
     scores = [o["reward_score"] for o in outs]
     assert [float(s) for s in scores] == [1, 0, 1, 0, 1, 0, 1, 0]
     assert outs[0]["reward_extra_info"]["answer"] == 1.0
