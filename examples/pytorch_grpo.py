@@ -25,14 +25,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
-import os
-import socket
 import struct
-import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import torch
@@ -42,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "clients" / "python"))
 
 from credo_client import Client, response  # noqa: E402
+from credo_client.local import start_server, stop_server  # noqa: E402
 
 
 def load_reference():
@@ -166,29 +162,6 @@ class Policy:
         return lp, mask
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(binary: str) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    p = subprocess.Popen([binary, "serve", "--addr", f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
-    for _ in range(600):
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=1):
-                return p, url
-        except OSError:
-            if p.poll() is not None:
-                raise SystemExit(f"{binary} serve exited {p.returncode}")
-            time.sleep(0.1)
-    p.terminate()
-    raise SystemExit(f"{binary} serve did not answer within 60 s")
-
-
 def train(args: argparse.Namespace, client: Client) -> list[dict]:
     ref = load_reference()
     torch.manual_seed(args.seed)
@@ -277,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     if not url:
         if not args.serve:
             ap.error("give --credo URL or --serve BINARY")
-        server, url = start_server(args.serve)
+        server, url = start_server(args.serve, "--quiet")
     try:
         client = Client(url)
         rewards = client.prompts(args.task, count=1, difficulty=args.difficulty)["rewards"]
@@ -287,8 +260,7 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.out).write_text(json.dumps({"args": vars(args), "curve": curve}, indent=1) + "\n")
     finally:
         if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
+            stop_server(server)
     return 0
 
 

@@ -18,19 +18,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from credo_client import Client, CredoError, layout, response, to_padded  # noqa: E402
+from credo_client.local import start_server, stop_server  # noqa: E402
 
 
 def batch(n: int, t: int, k: int, group: int, spans: bool, seed: int = 0) -> tuple[list[dict], list[str]]:
@@ -108,23 +106,6 @@ def concurrent(url: str, rs: list[dict], rewards: list[str], threads: int, per: 
     return lat, errors
 
 
-def start(binary: str) -> tuple[subprocess.Popen, str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
-    p = subprocess.Popen([binary, "serve", "--quiet", "--addr", f"127.0.0.1:{port}"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(600):
-        try:
-            urllib.request.urlopen(url + "/healthz", timeout=1).close()
-            return p, url
-        except OSError:
-            time.sleep(0.1)
-    p.kill()
-    raise SystemExit("credo serve did not start")
-
-
 def peak_rss_mib(pid: int) -> float | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -151,7 +132,7 @@ def main() -> None:
     if not url:
         if not a.serve:
             ap.error("give --credo URL or --serve BINARY")
-        proc, url = start(a.serve)
+        proc, url = start_server(a.serve, "--quiet")
     try:
         c = Client(url)
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; batch {a.n} x {a.t} tokens x {a.k} rewards")
@@ -187,8 +168,7 @@ def main() -> None:
                 print(f"server peak RSS {rss:.0f} MiB")
     finally:
         if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=30)
+            stop_server(proc)
 
 
 if __name__ == "__main__":

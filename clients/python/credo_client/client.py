@@ -228,9 +228,14 @@ class Client:
                 body[k] = list(v) if k == "rewards" else v
         return self.request("POST", "/v1/verify", body)
 
-    def _credit_body(self, method: str, responses: Iterable[Mapping[str, Any]], rewards: Sequence[str], **kw: Any) -> dict:
+    def _credit_body(self, method: str, responses: Iterable[Mapping[str, Any]], rewards: Sequence[str],
+                     weights: Sequence[float] | None, config: Mapping[str, Any] | None, step: int | None,
+                     seed: int | None, **kw: Any) -> dict:
+        """The body /v1/advantages and /v1/replay-plan share (SERVICE.md §7), plus kw when not None."""
         rs = [_packed_response(r, True) for r in responses] if self.packed else [_plain(r) for r in responses]
         body: dict[str, Any] = {"method": method, "rewards": list(rewards), "responses": rs}
+        kw.update(weights=None if weights is None else [float(w) for w in weights],
+                  config=None if config is None else dict(config), step=step, seed=seed)
         for k, v in kw.items():
             if v is not None:
                 body[k] = v
@@ -254,13 +259,7 @@ class Client:
             replay = dict(replay)
             replay["answers"] = [_packed_answer(a, True) for a in replay.get("answers", [])]
         body = self._credit_body(
-            method,
-            responses,
-            rewards,
-            weights=None if weights is None else [float(w) for w in weights],
-            config=None if config is None else dict(config),
-            step=step,
-            seed=seed,
+            method, responses, rewards, weights, config, step, seed,
             encoding="base64" if self.packed else "json",
             return_relevance=return_relevance or None,
             replay=replay,
@@ -280,15 +279,7 @@ class Client:
         seed: int | None = None,
     ) -> dict[str, Any]:
         """POST /v1/replay-plan (SERVICE.md §8): the sequences MRTPO needs scored."""
-        body = self._credit_body(
-            method,
-            responses,
-            rewards,
-            weights=None if weights is None else [float(w) for w in weights],
-            config=None if config is None else dict(config),
-            step=step,
-            seed=seed,
-        )
+        body = self._credit_body(method, responses, rewards, weights, config, step, seed)
         return self.request("POST", "/v1/replay-plan", body)
 
 

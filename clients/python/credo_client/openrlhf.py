@@ -31,6 +31,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Mapping, Sequence
 
+from .adapters.common import record_item
 from .client import Client, CredoError
 
 # End-of-turn strings a query may end with (OpenRLHF decodes with
@@ -62,25 +63,6 @@ def response_of(query: str, prompt: str, end_tokens: Sequence[str] = END_TOKENS)
     return text
 
 
-def record_of(label: Any, fmt: str, prompt: str) -> dict[str, Any]:
-    """A verify item (without responses) from an OpenRLHF label."""
-    if fmt == "task":
-        if not isinstance(label, str) or not label:
-            raise ValueError("format task needs the prompt id as the label")
-        return {"prompt_id": label}
-    rec = label
-    if isinstance(label, str):
-        try:
-            rec = json.loads(label)
-        except ValueError:
-            if fmt != "gsm8k":
-                raise ValueError(f"the label is not a JSON {fmt} record") from None
-            rec = {"question": prompt, "answer": label}
-    if not isinstance(rec, dict):
-        raise ValueError(f"the label is a JSON {type(rec).__name__}, want an object")
-    return {"record": rec}
-
-
 class RewardModel:
     """Turns OpenRLHF's reward requests into credo verify requests."""
 
@@ -107,7 +89,7 @@ class RewardModel:
         for i, (q, p, lab) in enumerate(zip(queries, prompts, labels)):
             try:
                 resp = response_of(q, p if isinstance(p, str) else "", self.end_tokens)
-                item = record_of(lab, self.fmt, p if isinstance(p, str) else "")
+                item = record_item(lab, self.fmt, p if isinstance(p, str) else "")
             except ValueError as e:
                 raise BadRequest(f"query[{i}]" if "query" in str(e) else f"labels[{i}]", str(e)) from e
             key = json.dumps(item, sort_keys=True)

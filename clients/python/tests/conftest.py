@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 from typing import Iterator
 
@@ -25,6 +22,7 @@ ROOT = HERE.parents[2]  # the repository (clients/python/tests -> ../../..)
 sys.path.insert(0, str(HERE.parent))  # credo_client from the source tree when not installed
 
 from credo_client import Client  # noqa: E402
+from credo_client.local import start_server, stop_server  # noqa: E402
 
 GOENV = {**os.environ, "GOTOOLCHAIN": os.environ.get("GOTOOLCHAIN", "go1.27.3"),
          "GOEXPERIMENT": os.environ.get("GOEXPERIMENT", "simd")}
@@ -64,48 +62,14 @@ def credo_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return b
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server:
-    """A running credo serve process."""
+    """A running credo serve process (credo_client.local)."""
 
     def __init__(self, binary: Path, *args: str, env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen([str(binary), "serve", "--addr", f"127.0.0.1:{self.port}", *args],
-                                     env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True)
-        deadline = time.monotonic() + 60
-        while True:
-            if self.proc.poll() is not None:
-                out = self.proc.stdout.read() if self.proc.stdout else ""
-                raise RuntimeError(f"credo serve exited {self.proc.returncode}:\n{out[-3000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("credo serve did not answer /healthz within 60 s")
-            time.sleep(0.05)
+        self.proc, self.url = start_server(str(binary), "--quiet", *args, env=env)
 
     def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        if self.proc.stdout:
-            self.proc.stdout.close()
-        return self.proc.returncode
+        return stop_server(self.proc)
 
 
 @pytest.fixture(scope="session")

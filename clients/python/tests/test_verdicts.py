@@ -94,7 +94,7 @@ def _bfcl_responses(truth: dict) -> list[str]:
         f"<think>I will call it.</think><tool_call>{good}</tool_call>",
         f"<think>Überlegung — ok</think><tool_call>{bad}</tool_call>",
         good,
-        f"<think>no call</think>",
+        "<think>no call</think>",
         "",
     ]
 
