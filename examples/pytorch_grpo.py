@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "clients" / "python"))
 
 from credo_client import Client, response  # noqa: E402
-from credo_client.local import start_server, stop_server  # noqa: E402
+from credo_client.local import serving  # noqa: E402
 
 
 def load_reference():
@@ -245,22 +245,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="", help="write the reward curve here as JSON")
     args = ap.parse_args(argv)
-    server = None
-    url = args.credo
-    if not url:
-        if not args.serve:
-            ap.error("give --credo URL or --serve BINARY")
-        server, url = start_server(args.serve, "--quiet")
-    try:
+    if not (args.credo or args.serve):
+        ap.error("give --credo URL or --serve BINARY")
+    with serving(args.credo, args.serve) as (url, _):
         client = Client(url)
         rewards = client.prompts(args.task, count=1, difficulty=args.difficulty)["rewards"]
         curve = train(args, client)
         print(summary(curve, rewards, 5))
         if args.out:
             Path(args.out).write_text(json.dumps({"args": vars(args), "curve": curve}, indent=1) + "\n")
-    finally:
-        if server is not None:
-            stop_server(server)
     return 0
 
 

@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from credo_client import Client, CredoError, layout, response, to_padded  # noqa: E402
-from credo_client.local import start_server, stop_server  # noqa: E402
+from credo_client.local import serving  # noqa: E402
 
 
 def batch(n: int, t: int, k: int, group: int, spans: bool, seed: int = 0) -> tuple[list[dict], list[str]]:
@@ -41,7 +41,8 @@ def batch(n: int, t: int, k: int, group: int, spans: bool, seed: int = 0) -> tup
         toks = rng.integers(0, 150000, size=t).astype("<i4")
         if spans:
             vs = [{"score": scores[i, j], "info": "", "skip": False,
-                   "spans": [{"start": 50 * j, "end": 50 * j + 20}, {"start": 300 + 10 * j, "end": 320 + 10 * j}]}
+                   "spans": [{"start": j * t // 10, "end": j * t // 10 + t // 25},
+                             {"start": t // 2 + j * t // 50, "end": t // 2 + j * t // 50 + t // 25}]}
                   for j in range(k)]
             rs.append(response(i // group, text, toks, offsets, verdicts=vs))
         else:
@@ -127,13 +128,9 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=16)
     ap.add_argument("--per-thread", type=int, default=5)
     a = ap.parse_args()
-    proc = None
-    url = a.credo
-    if not url:
-        if not a.serve:
-            ap.error("give --credo URL or --serve BINARY")
-        proc, url = start_server(a.serve, "--quiet")
-    try:
+    if not (a.credo or a.serve):
+        ap.error("give --credo URL or --serve BINARY")
+    with serving(a.credo, a.serve) as (url, proc):
         c = Client(url)
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; batch {a.n} x {a.t} tokens x {a.k} rewards")
         for method, spans in (("gdpo", False), ("span", True)):
@@ -166,9 +163,6 @@ def main() -> None:
             rss = peak_rss_mib(proc.pid)
             if rss is not None:
                 print(f"server peak RSS {rss:.0f} MiB")
-    finally:
-        if proc is not None:
-            stop_server(proc)
 
 
 if __name__ == "__main__":

@@ -6,12 +6,13 @@ reach it) and is ready when ``/healthz`` answers.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import time
 import urllib.request
-from typing import Mapping
+from typing import Iterator, Mapping
 
 
 def free_port() -> int:
@@ -62,3 +63,18 @@ def stop_server(p: subprocess.Popen, timeout: float = 30.0) -> int:
     if p.stdout:
         p.stdout.close()
     return p.returncode
+
+
+@contextlib.contextmanager
+def serving(url: str = "", binary: str = "", *args: str) -> Iterator[tuple[str, subprocess.Popen | None]]:
+    """(url, None) for a running server at url, else starts binary's (stopped on exit): (url, process)."""
+    if url:
+        yield url, None
+        return
+    if not binary:
+        raise ValueError("give a credo serve URL or a credo binary to start")
+    p, u = start_server(binary, "--quiet", *args)
+    try:
+        yield u, p
+    finally:
+        stop_server(p)
