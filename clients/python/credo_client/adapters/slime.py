@@ -30,6 +30,10 @@ the rest; ``compute_advantages`` turns them into the advantages (and
 returns) the loss reads. Settings come from the environment (CREDO_URL,
 CREDO_FORMAT, CREDO_METHOD, …: credo_client.adapters.common).
 
+With context parallelism (``--context-parallel-size`` > 1) slime hands
+each rank a slice of a sequence's response; ``compute_advantages`` assumes
+whole responses and says so (a length mismatch is an error).
+
 UNTESTED: slime is not on PyPI and needs Megatron and SGLang on GPUs;
 these functions follow its code and are exercised in
 clients/python/tests/test_adapters.py on stand-in samples only.
