@@ -57,3 +57,19 @@ def test_slime_hooks(server, client):
     for got, w in zip(data["advantages"], want.advantages):
         assert got.tolist() == pytest.approx(list(w), abs=1e-6)
     assert data["returns"] is data["advantages"]
+
+
+def test_verl_batch_of_responses_judged_on_different_rewards(client):
+    # verl verifies one response at a time: IFEval records give each response its own rewards
+    from credo_client.adapters.verl import _aligned, _union_rewards
+
+    a = {"rewards": ["punctuation:no_comma"], "weights": [1.0], "verdicts": [{"score": 1, "spans": [], "skip": False}]}
+    b = {"rewards": ["change_case:english_lowercase", "punctuation:no_comma"], "weights": [2.0, 1.0],
+         "verdicts": [{"score": 0, "spans": [], "skip": False}, {"score": 0, "spans": [], "skip": False}]}
+    names, weights = _union_rewards([a, b])
+    assert names == ["punctuation:no_comma", "change_case:english_lowercase"] and weights == [1.0, 2.0]
+    va, vb = _aligned(a, names), _aligned(b, names)
+    assert va[1]["skip"] and vb[0]["score"] == 0 and vb[1]["score"] == 0
+    rs = [response(0, "x,", [1, 2], [(0, 1), (1, 2)], verdicts=va), response(0, "y", [3], [(0, 1)], verdicts=vb)]
+    out = client.advantages("span", rs, names, weights)  # one consistent reward list: the server accepts it
+    assert [len(x) for x in out.advantages] == [2, 1]

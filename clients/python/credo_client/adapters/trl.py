@@ -58,6 +58,7 @@ def _trainer_class() -> type:
                 raise ValueError("CredoGRPOTrainer's rewards are credo's: do not pass reward_funcs")
             self.credo, self.record_column = credo, record_column
             names = credo.reward_names()
+            credo.rewards = names  # every batch judged on the same reward columns
             kwargs["reward_funcs"] = [_placeholder(n) for n in names]
             self._credo_pending: tuple[list[Sample], Any] | None = None
             self.credo_last: dict[str, Any] = {}

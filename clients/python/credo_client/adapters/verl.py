@@ -55,7 +55,7 @@ from typing import Any
 
 from ..batch import layout, to_padded
 from ..offsets import token_ranges
-from .common import Credo, Sample, record_item
+from .common import Credit, Credo, Sample, record_item
 
 NAME = "credo"
 
@@ -118,22 +118,46 @@ def batch_rm_scores(data: Any, scores: list[Any]) -> Any:
     prompt_len = data.batch["prompts"].size(1)
     mask = data.batch["attention_mask"][:, prompt_len:]
     uids = data.non_tensor_batch.get("uid") if hasattr(data, "non_tensor_batch") else None
-    samples, verdicts = [], []
+    samples = []
     for i, p in enumerate(payloads):
         group = str(uids[i]) if uids is not None else json.dumps(data.batch["prompts"][i].tolist())
         samples.append(Sample(group, p["text"], p["tokens"], [tuple(r) for r in p["offsets"]], p["item"], p["prompt"]))
-        verdicts.append(p["verdicts"])
     lay = layout(mask)
     for i, p in enumerate(payloads):
         if len(lay.columns[i]) != len(p["tokens"]):
             raise ValueError(f"row {i}: {len(lay.columns[i])} masked tokens, run_single saw {len(p['tokens'])}")
-    from .common import Credit
 
-    c = Credit(payloads[0]["rewards"], payloads[0]["weights"], verdicts, [float(s) for s in scores],
-               prompts=[p["prompt"] for p in payloads])
+    names, weights = _union_rewards(payloads)
+    verdicts = [_aligned(p, names) for p in payloads]
+    c = Credit(names, weights, verdicts, [float(s) for s in scores], prompts=[p["prompt"] for p in payloads])
     step = int(data.meta_info.get("global_steps", 0)) if hasattr(data, "meta_info") else 0
     adv = credo.advantages(samples, c, step=step)
     return to_padded(adv.advantages, lay, like=torch.zeros(0, device=mask.device), dtype=torch.float32)
+
+
+SKIPPED = {"score": 0.0, "info": "", "spans": [], "skip": True}
+
+
+def _union_rewards(payloads: list[dict]) -> tuple[list[str], list[float]]:
+    """Every reward some response was judged on, in order of first appearance, with its weight.
+
+    Verified one response at a time, an IFEval batch's responses have
+    different rewards (each record's own instruction ids).
+    """
+    names: list[str] = []
+    weight: dict[str, float] = {}
+    for p in payloads:
+        for n, w in zip(p["rewards"], p["weights"]):
+            if n not in weight:
+                names.append(n)
+                weight[n] = float(w)
+    return names, [weight[n] for n in names]
+
+
+def _aligned(p: dict, names: list[str]) -> list[dict]:
+    """A response's verdicts in the batch's reward order; a reward it was not judged on is skipped."""
+    mine = dict(zip(p["rewards"], p["verdicts"]))
+    return [mine.get(n, SKIPPED) for n in names]
 
 
 def _manager_class() -> type:
