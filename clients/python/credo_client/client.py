@@ -241,19 +241,11 @@ class Client:
                 body[k] = v
         return body
 
-    def advantages(
-        self,
-        method: str,
-        responses: Iterable[Mapping[str, Any]],
-        rewards: Sequence[str],
-        weights: Sequence[float] | None = None,
-        config: Mapping[str, Any] | None = None,
-        step: int | None = None,
-        seed: int | None = None,
-        return_relevance: bool = False,
-        replay: Mapping[str, Any] | None = None,
-        influence: Sequence[Mapping[str, Any]] | None = None,
-    ) -> Advantages:
+    def advantages(self, method: str, responses: Iterable[Mapping[str, Any]], rewards: Sequence[str],
+                   weights: Sequence[float] | None = None, config: Mapping[str, Any] | None = None,
+                   step: int | None = None, seed: int | None = None, return_relevance: bool = False,
+                   replay: Mapping[str, Any] | None = None,
+                   influence: Sequence[Mapping[str, Any]] | None = None) -> Advantages:
         """POST /v1/advantages (SERVICE.md §7): per-token advantages."""
         if replay is not None and self.packed:
             replay = dict(replay)
@@ -268,17 +260,14 @@ class Client:
         out = self.request("POST", "/v1/advantages", body)
         return _decode_advantages(out)
 
-    def replay_plan(
-        self,
-        method: str,
-        responses: Iterable[Mapping[str, Any]],
-        rewards: Sequence[str],
-        weights: Sequence[float] | None = None,
-        config: Mapping[str, Any] | None = None,
-        step: int | None = None,
-        seed: int | None = None,
-    ) -> dict[str, Any]:
-        """POST /v1/replay-plan (SERVICE.md §8): the sequences MRTPO needs scored."""
+    def replay_plan(self, method: str, responses: Iterable[Mapping[str, Any]], rewards: Sequence[str],
+                    weights: Sequence[float] | None = None, config: Mapping[str, Any] | None = None,
+                    step: int | None = None, seed: int | None = None) -> dict[str, Any]:
+        """POST /v1/replay-plan (SERVICE.md §8): the sequences MRTPO needs scored.
+
+        Its body is exactly advantages' (without replay), so the same batch
+        and settings go to both.
+        """
         body = self._credit_body(method, responses, rewards, weights, config, step, seed)
         return self.request("POST", "/v1/replay-plan", body)
 
