@@ -6,7 +6,7 @@ export GOEXPERIMENT := simd
 # test's recipe reads PIPESTATUS.
 SHELL := bash
 
-.PHONY: demo test bench scaling build
+.PHONY: demo test bench scaling build test-python test-engines bench-python
 
 # credo's main job on its built-in defaults: see README.md. It says so
 # before compiling: the first build (toolchain download, GoMLX) takes
@@ -38,6 +38,36 @@ test:
 	cd third_party/compute && go test ./internal/gobackend/ ./internal/gobackend/workerspool/ ./internal/gobackend/ops/ ./internal/gobackend/dot/... ./internal/gobackend/passes/ \
 	  ./internal/gobackend/activations/... ./internal/gobackend/fusedops/... ./internal/simdpart/...
 	cd third_party/compute && GOMLX_GO_SIMD_AVX512=false go test -count=1 ./internal/gobackend/dot/...
+	$(MAKE) --no-print-directory test-python
+
+# The Python client's tests (clients/python) against the real `credo serve`,
+# built here into bin/credo (CREDO_BIN=path uses that binary instead), in
+# the pinned environment scripts/python/venv.sh client makes (torch's CPU
+# use of the PyPI wheel: about 5 GB and a few minutes the first time).
+CREDO_BIN ?=
+SERVE_BIN = $(or $(CREDO_BIN),$(CURDIR)/bin/credo)
+test-python:
+	$(if $(CREDO_BIN),,go build -o bin/credo ./cmd/credo)
+	cd clients/python && CREDO_BIN=$(SERVE_BIN) "$$(../../scripts/python/venv.sh client)/bin/python" -m pytest -q -p no:cacheprovider --ignore=tests/engines tests
+
+# The engines themselves, each in its own pinned environment layered over
+# the client's (scripts/python/requirements-ENGINE.txt): TRL's GRPOTrainer,
+# verl's estimator registry and reward-manager path, OpenRLHF's HTTP reward
+# client and SkyRL's estimator registry, on a CPU. First run: downloads of
+# about 1.5 GB and 10-15 minutes (clients/python/README.md), then cached.
+ENGINES ?= trl verl openrlhf skyrl
+test-engines:
+	$(if $(CREDO_BIN),,go build -o bin/credo ./cmd/credo)
+	@for e in $(ENGINES); do \
+	  echo "== engine $$e"; py="$$(scripts/python/venv.sh $$e)/bin/python" || exit 1; \
+	  "$$py" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall ./clients/python || exit 1; \
+	  (cd clients/python && CREDO_BIN=$(SERVE_BIN) "$$py" -m pytest -q -p no:cacheprovider tests/engines/test_$$e.py) || exit 1; \
+	done
+
+# The Python client's speed against the server (clients/python/README.md).
+bench-python:
+	$(if $(CREDO_BIN),,go build -o bin/credo ./cmd/credo)
+	"$$(scripts/python/venv.sh client)/bin/python" clients/python/bench/bench_client.py --serve $(SERVE_BIN)
 
 # Speed: credo's training step beside PyTorch's, and sampling.
 bench:
