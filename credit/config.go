@@ -126,6 +126,12 @@ type Config struct {
 	// what block k moves beyond any added text counts. One more replay per
 	// response. Off, as in MRTPO.
 	Placebo bool `json:"placebo"`
+	// Neutral replaces block k by neutral text of the same length
+	// (NeutralBlock) instead of removing it (variant "neutral", the
+	// equal-length control): the response then starts at the same
+	// position in both replays, so what is left of q is the block's
+	// information, not its length.
+	Neutral bool `json:"neutral,omitempty"`
 	// WrongSpans places each reward on another reward's spans (the span
 	// source's control, method "span+wrong"): the next reward in reward
 	// order that applies to the response, cyclically; uniform when there

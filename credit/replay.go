@@ -5,11 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/credo-rl/credo/reward"
 )
 
-func init() { Register("mrtpo", newMRTPO, Shuffle, Joint) }
+func init() { Register("mrtpo", newMRTPO, Shuffle, Joint, Neutral) }
 
 func newMRTPO(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateReplay()); err != nil {
@@ -19,7 +20,7 @@ func newMRTPO(c Config) (Method, error) {
 	if c.JS == JSFormDistance {
 		js = JSDistance
 	}
-	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint, placebo: c.Placebo, js: js}, warmup: c.ReplayWarmup}, nil
+	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint, placebo: c.Placebo, neutral: c.Neutral, js: js}, warmup: c.ReplayWarmup}, nil
 }
 
 // PlaceboBlock is a neutral information block: text that tells nothing
@@ -31,8 +32,8 @@ const PlaceboBlock = "Note: this line is only here to take up some room and says
 // response token's next-token distribution depends on reward k's
 // information block.
 type replaySource struct {
-	joint, placebo bool
-	js             func(p, q []float32) float64 // JSDivergence or JSDistance (Config.JS)
+	joint, placebo, neutral bool
+	js                      func(p, q []float32) float64 // JSDivergence or JSDistance (Config.JS)
 }
 
 // pairPlan says which two replays give q for one (reward, response) pair;
@@ -158,7 +159,7 @@ func (s replaySource) plan(v *view) (replayPlan, error) {
 			}
 		}
 		full := reward.Compose(b.Prompts[i], blocks)
-		joint := reward.Compose(b.Prompts[i], nil)
+		joint := s.jointPrompt(b.Prompts[i], blocks)
 		fullReq, placeboReq := -1, -1
 		for k := range v.k {
 			if !v.varies[k][i] {
@@ -167,7 +168,7 @@ func (s replaySource) plan(v *view) (replayPlan, error) {
 			other := joint
 			if !s.joint {
 				blk := blocks[k]
-				blocks[k] = "" // Compose leaves empty blocks out
+				blocks[k] = s.removed(blk) // Compose leaves empty blocks out
 				other = reward.Compose(b.Prompts[i], blocks)
 				blocks[k] = blk
 			}
@@ -186,6 +187,40 @@ func (s replaySource) plan(v *view) (replayPlan, error) {
 		}
 	}
 	return p, nil
+}
+
+// removed is what stands in a replay's prompt for a block it leaves out:
+// nothing, or with neutral neutral text of its length.
+func (s replaySource) removed(block string) string {
+	if s.neutral {
+		return NeutralBlock(block)
+	}
+	return ""
+}
+
+// jointPrompt is the prompt without any block (joint), or with each
+// replaced by neutral text of its length.
+func (s replaySource) jointPrompt(prompt string, blocks []string) string {
+	if !s.neutral {
+		return reward.Compose(prompt, nil)
+	}
+	out := make([]string, len(blocks))
+	for k, b := range blocks {
+		out[k] = NeutralBlock(b)
+	}
+	return reward.Compose(prompt, out)
+}
+
+// NeutralBlock is neutral text of block's length in bytes (PlaceboBlock
+// repeated and cut; "" for an empty block), a block's stand-in in the
+// equal-length control: for the byte-level tokenizer credo's small
+// policies use, the same number of tokens; for a BPE tokenizer about it.
+func NeutralBlock(block string) string {
+	if block == "" {
+		return ""
+	}
+	n := len(block)
+	return strings.Repeat(PlaceboBlock+" ", n/(len(PlaceboBlock)+1)+1)[:n]
 }
 
 // runReplay asks r for every planned request in one call (none when there

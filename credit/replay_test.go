@@ -255,3 +255,36 @@ func TestJSDistance(t *testing.T) {
 		t.Errorf("JSDistance = %v, want %v", got, want)
 	}
 }
+
+// TestReplayNeutral: the equal-length control replays with each removed
+// block replaced by neutral text of its length, so every request of a
+// response has the full prompt's length; joint+neutral replaces every
+// block. NeutralBlock keeps a block's byte length.
+func TestReplayNeutral(t *testing.T) {
+	for _, blk := range []string{"", "F", "Reference call: {\"name\": \"x\"}", strings.Repeat("y", 300)} {
+		if got := NeutralBlock(blk); len(got) != len(blk) || strings.Contains(got, "\n") && blk != "" {
+			t.Errorf("NeutralBlock(%d bytes) = %q (%d bytes)", len(blk), got, len(got))
+		}
+	}
+	for _, method := range []string{"mrtpo+neutral", "mrtpo+joint+neutral"} {
+		b := &Batch{
+			Groups: []int{0, 0}, Scores: [][]float64{{1, 0}, {0, 1}},
+			Verdicts: [][]reward.Verdict{{{Info: "Format: F"}, {Info: "Format: F"}}, {{Info: "Answer: 42"}, {Info: "Answer: 42"}}},
+			Prompts:  []string{"P", "P"}, Tokens: [][]int32{{1, 2}, {3}}, Step: 10,
+		}
+		rp := hashReplayer(5)
+		b.Replay = rp
+		run(t, method, DefaultConfig(), b)
+		full := reward.Compose("P", []string{"Format: F", "Answer: 42"})
+		sawOther := false
+		for _, r := range rp.requests {
+			if len(r.Prompt) != len(full) {
+				t.Errorf("%s requested %q (%d bytes), want the full prompt's %d", method, r.Prompt, len(r.Prompt), len(full))
+			}
+			sawOther = sawOther || r.Prompt != full
+		}
+		if !sawOther {
+			t.Errorf("%s replayed the full prompt only", method)
+		}
+	}
+}

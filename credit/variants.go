@@ -23,6 +23,8 @@ var (
 		func(c *Config) { c.Shuffle = true }}
 	Joint = Variant{"joint", "one replay without every block, shared by all rewards",
 		func(c *Config) { c.Joint = true }}
+	Neutral = Variant{"neutral", "replace each removed block by neutral text of its length: the equal-length control",
+		func(c *Config) { c.Neutral = true }}
 	WrongSpans = Variant{"wrong", "place each reward on another reward's spans",
 		func(c *Config) { c.WrongSpans = true }}
 )

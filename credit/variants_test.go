@@ -44,7 +44,7 @@ func TestVariantsAreOptions(t *testing.T) {
 	for name, want := range map[string]string{
 		"gdpo+shuffle": "does not apply to gdpo",
 		"span+joint":   "does not apply to span",
-		"span+bogus":   "known: joint, shuffle, wrong",
+		"span+bogus":   "known: joint, neutral, shuffle, wrong",
 		"ppo+shuffle":  "unknown credit method",
 	} {
 		if _, err := New(name, DefaultConfig()); err == nil || !strings.Contains(err.Error(), want) {

@@ -40,7 +40,23 @@ type BlockReport struct {
 	// for every reference (sql's executes) are left out.
 	ReplayJS  map[string]float64 `json:"replay_js"`
 	PlaceboJS float64            `json:"placebo_js"`
+	// NeutralJS is ReplayJS with block k replaced by neutral text of its
+	// length (credit.NeutralBlock) instead of removed: the equal-length
+	// control, in which the response starts at the same position. The
+	// Head maps are both over the first HeadTokens response tokens, where
+	// a shift of position weighs most, and PositionShareHead is the share
+	// of the head's removal JS that the control does not keep,
+	// 1 − Σ NeutralJSHead / Σ ReplayJSHead: how much of replay's relevance
+	// on the first tokens is position rather than information.
+	NeutralJS         map[string]float64 `json:"neutral_js,omitempty"`
+	ReplayJSHead      map[string]float64 `json:"replay_js_head,omitempty"`
+	NeutralJSHead     map[string]float64 `json:"neutral_js_head,omitempty"`
+	PositionShareHead float64            `json:"position_share_head"`
 }
+
+// HeadTokens is the number of first response tokens the block report's
+// head figures average over.
+const HeadTokens = 8
 
 // Metrics are the report as step metrics, under blocks/.
 func (r BlockReport) Metrics() map[string]float64 {
@@ -52,6 +68,10 @@ func (r BlockReport) Metrics() map[string]float64 {
 	for k, v := range r.ReplayJS {
 		m["blocks/replay_js/"+k] = v
 	}
+	for k, v := range r.NeutralJS {
+		m["blocks/neutral_js/"+k] = v
+	}
+	m["blocks/position_share_head"] = r.PositionShareHead
 	return m
 }
 
@@ -59,12 +79,12 @@ func (r BlockReport) Metrics() map[string]float64 {
 func (r BlockReport) String() string {
 	var js []string
 	for _, k := range slices.Sorted(maps.Keys(r.ReplayJS)) {
-		js = append(js, fmt.Sprintf("without %s %.4f", k, r.ReplayJS[k]))
+		js = append(js, fmt.Sprintf("without %s %.4f (same-length neutral %.4f)", k, r.ReplayJS[k], r.NeutralJS[k]))
 	}
 	return fmt.Sprintf("blocks (%d test prompts, %d tokens): log-prob/token of the reference: prompt alone %.3f, right blocks %.3f, wrong blocks %.3f, placebo %.3f; right − wrong %.3f nats/token\n"+
-		"replay JS (mean per token): %s; adding a placebo block %.4f",
+		"replay JS (mean per token): %s; adding a placebo block %.4f; on the first %d tokens %.0f%% of it is position, not information",
 		r.Prompts, r.Tokens, r.LogProbNone, r.LogProbRight, r.LogProbWrong, r.LogProbPlacebo, r.RightOverWrong,
-		strings.Join(js, ", "), r.PlaceboJS)
+		strings.Join(js, ", "), r.PlaceboJS, HeadTokens, 100*r.PositionShareHead)
 }
 
 // BlockDiagnostic measures on the first n test prompts of t whether the
@@ -135,8 +155,9 @@ func blockItems(ctx context.Context, tok tokenizer.Tokenizer, t task.Task, n int
 
 // blockFixed is the number of requests every item makes first: its
 // prompt alone, with its own blocks (full), with another prompt's blocks
-// (wrong), with the placebo block alone, and full + placebo; then full
-// without block k, for each k with a block.
+// (wrong), with the placebo block alone, and full + placebo; then, for
+// each k with a block, full without block k and full with block k
+// replaced by neutral text of its length.
 const blockFixed = 5
 
 // blockRequests lists every item's replays; start[i] is item i's first.
@@ -162,6 +183,8 @@ func blockRequests(items []blockItem) (reqs []credit.ReplayRequest, start []int)
 				without := append([]string(nil), it.blocks...)
 				without[k] = ""
 				reqs = append(reqs, credit.ReplayRequest{Prompt: task.Compose(it.base, without), Response: it.tokens})
+				without[k] = credit.NeutralBlock(it.blocks[k])
+				reqs = append(reqs, credit.ReplayRequest{Prompt: task.Compose(it.base, without), Response: it.tokens})
 			}
 		}
 	}
@@ -173,7 +196,8 @@ func blockSummary(items []blockItem, rewards []reward.Verifier, out [][][]float3
 	var rep BlockReport
 	var lp [4]float64
 	var placebo float64
-	js := map[string]float64{}
+	js, neutral, jsHead, neutralHead := map[string]float64{}, map[string]float64{}, map[string]float64{}, map[string]float64{}
+	head := 0
 	for i, it := range items {
 		r := start[i]
 		for c := range lp {
@@ -181,24 +205,44 @@ func blockSummary(items []blockItem, rewards []reward.Verifier, out [][][]float3
 		}
 		placebo += meanJS(out[r+1], out[r+4]) * float64(len(it.tokens))
 		w := r + blockFixed
+		h := min(HeadTokens, len(it.tokens))
 		for k := range it.blocks {
 			if it.blocks[k] != "" {
-				js[rewards[k].Name()] += meanJS(out[r+1], out[w]) * float64(len(it.tokens))
-				w++
+				name := rewards[k].Name()
+				js[name] += meanJS(out[r+1], out[w]) * float64(len(it.tokens))
+				neutral[name] += meanJS(out[r+1], out[w+1]) * float64(len(it.tokens))
+				jsHead[name] += meanJS(out[r+1][:h], out[w][:h]) * float64(h)
+				neutralHead[name] += meanJS(out[r+1][:h], out[w+1][:h]) * float64(h)
+				w += 2
 			}
 		}
 		rep.Tokens += len(it.tokens)
+		head += h
 	}
 	T := float64(rep.Tokens)
 	rep.Prompts = len(items)
 	rep.LogProbNone, rep.LogProbRight, rep.LogProbWrong, rep.LogProbPlacebo = lp[0]/T, lp[1]/T, lp[2]/T, lp[3]/T
 	rep.RightOverWrong = rep.LogProbRight - rep.LogProbWrong
 	rep.PlaceboJS = placebo / T
-	rep.ReplayJS = map[string]float64{}
-	for k, v := range js {
-		rep.ReplayJS[k] = v / T
+	rep.ReplayJS, rep.NeutralJS = perToken(js, T), perToken(neutral, T)
+	rep.ReplayJSHead, rep.NeutralJSHead = perToken(jsHead, float64(head)), perToken(neutralHead, float64(head))
+	var sumJS, sumNeutral float64
+	for k := range jsHead {
+		sumJS, sumNeutral = sumJS+jsHead[k], sumNeutral+neutralHead[k]
+	}
+	if sumJS > 0 {
+		rep.PositionShareHead = 1 - sumNeutral/sumJS
 	}
 	return rep
+}
+
+// perToken divides each sum by the n tokens it was taken over.
+func perToken(sums map[string]float64, n float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range sums {
+		out[k] = v / n
+	}
+	return out
 }
 
 // logProb is Σ_t ln dist[t][tokens[t]] (a zero probability counts as

@@ -106,6 +106,36 @@ func TestBlockDiagnostic(t *testing.T) {
 	if s := rep.String(); !strings.Contains(s, "right − wrong 2.197") {
 		t.Errorf("report %q", s)
 	}
+	// This policy reads what a block says, not how long it is: neutral
+	// text of a block's length moves it as removing the block does, and
+	// none of the head's JS is position.
+	near("neutral JS", rep.NeutralJS["echo"], rep.ReplayJS["echo"])
+	near("position share", rep.PositionShareHead, 0)
+	// One that reads only the prompt's length: removing a block moves it,
+	// neutral text of the block's length does not, all of it is position.
+	rep, err = blockDiagnostic(context.Background(), lengthReplayer{rp}, tok, echoTask{}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ReplayJSHead["echo"] <= 0 || rep.NeutralJS["echo"] != 0 {
+		t.Errorf("a length-reading policy: replay JS head %v, neutral JS %v", rep.ReplayJSHead, rep.NeutralJS)
+	}
+	near("position share of a length-reading policy", rep.PositionShareHead, 1)
+}
+
+// lengthReplayer is a policy whose next token depends only on the prompt's
+// length.
+type lengthReplayer struct{ readingReplayer }
+
+func (r lengthReplayer) Replay(_ context.Context, reqs []credit.ReplayRequest) ([][][]float32, error) {
+	out := make([][][]float32, len(reqs))
+	for q, req := range reqs {
+		x := float32(0.2 + 0.6*float64(len(req.Prompt)%7)/6)
+		for _, id := range req.Response {
+			out[q] = append(out[q], r.dist(x, id))
+		}
+	}
+	return out, nil
 }
 
 // On a real policy the diagnostic runs end to end, and a task without

@@ -49,6 +49,7 @@ func creditSettings() []setting {
 		{"js", "js", "replay relevance: divergence (JS/ln 2) or distance (its square root)"},
 		{"joint", "joint", "replay ablation: one replay without all blocks, shared by every reward"},
 		{"placebo", "placebo", "replay extension: subtract the JS a neutral placebo block causes from each token's replay JS"},
+		{"neutral", "neutral", "replay control: replace each removed block by neutral text of its length (mrtpo+neutral), so only the block's information moves the response"},
 		{"wrong_spans", "wrong-spans", "span control: place each reward on another reward's spans"},
 		{"scale_to", "scale-to", "step size: grpo sets every method's batch mean |A| to GRPO's on the same batch; raw (or empty) keeps each method's own"},
 		{"null", "null", "gradient: null embedding pad, mean, zero or eos"},
