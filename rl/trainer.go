@@ -125,86 +125,21 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 	for _, o := range opts {
 		o(t)
 	}
-	var changes []Change
-	if resume {
-		saved, err := LoadRunConfig(c.Out)
-		if err != nil {
-			return nil, err
-		}
-		if t.lk, err = lock.Acquire(c.Out); err != nil {
-			return nil, err
-		}
-		var refused settings.Problems
-		c, changes, refused = resumeCompare(saved, c)
-		if len(refused) > 0 {
-			return nil, &settings.Error{Err: &ResumeConflict{refused, ResumeMayChange()}}
-		}
-		t.c = c
-	} else if st, err := os.Stat(c.Out); err == nil && !st.IsDir() {
-		return nil, &settings.Error{Err: settings.Problems{{Key: "out", Msg: c.Out + " is a file, not a run directory"}}}
-	} else if entries, _ := os.ReadDir(c.Out); len(entries) > 0 {
-		return nil, configErr("run directory %s is not empty: pass --resume to continue it, or choose another --out", c.Out)
+	changes, err := t.claimFolder(resume)
+	if err != nil {
+		return nil, err
 	}
-	if t.task, err = NewTask(c.Task, c.TaskSeed, c.Difficulty); err != nil {
-		return nil, &settings.Error{Err: err}
+	if err := t.setUp(ctx); err != nil {
+		return nil, err
 	}
 	defer func() {
 		if cl, ok := t.task.(io.Closer); ok && err != nil {
 			cl.Close() // a task may hold files (sql: its database)
 		}
 	}()
-	if t.method, err = credit.New(c.Method, c.Credit); err != nil {
-		return nil, &settings.Error{Err: err}
-	}
-	t.needs = credit.RequirementsOf(t.method)
-	if t.needs.PRM && t.prm == nil {
-		return nil, configErr("method %s needs a process reward model: pass --prm DIR (train one with `credo prm train`)", c.Method)
-	}
-	if t.rewards, err = Rewards(ctx, t.task, c.Judges); err != nil {
+	ckpt, err := t.startWeights(resume)
+	if err != nil {
 		return nil, err
-	}
-	if err := t.checkInfoBlocks(ctx); err != nil {
-		return nil, err
-	}
-	t.weights = make([]float64, len(t.rewards))
-	for k, v := range t.rewards {
-		t.weights[k] = 1
-		if w, ok := v.(reward.Weighted); ok {
-			t.weights[k] = w.Weight()
-		}
-		if w, ok := c.Weights[v.Name()]; ok {
-			t.weights[k] = w
-		}
-	}
-	for name := range c.Weights {
-		if !hasReward(t.rewards, name) {
-			return nil, &settings.Error{Err: settings.Problems{{Key: "reward_weights." + name, Msg: fmt.Sprintf("%q is not a reward of task %s (rewards: %s)", name, c.Task, rewardNames(t.rewards))}}}
-		}
-	}
-	t.verifyErrors = make([]int, len(t.rewards))
-	t.loss = Loss{ClipLow: c.ClipLow, ClipHigh: c.ClipHigh, KLBeta: c.KLBeta, Agg: c.LossAgg, MaxTokens: c.MaxTokens}
-	ckpt := ""
-	if resume {
-		if ckpt, err = latestCheckpoint(c.Out); err != nil {
-			return nil, err
-		}
-	}
-	if ckpt != "" {
-		if err := t.loadCheckpoint(ckpt); err != nil {
-			return nil, err
-		}
-		if err := t.checkRunConfig(ckpt); err != nil {
-			return nil, err
-		}
-	} else if err := t.startPolicy(); err != nil {
-		return nil, err
-	}
-	if c.KLBeta > 0 {
-		ref, err := policy.Load(c.Init)
-		if err != nil {
-			return nil, &settings.Error{Err: settings.Problems{{Key: "init", Msg: "the reference policy of the KL term: " + err.Error()}}}
-		}
-		t.ref = ref.Model
 	}
 	// Everything is checked: only now does the run directory change.
 	if resume {
@@ -216,11 +151,123 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		return nil, err
 	}
 	if ckpt != "" {
-		fmt.Fprintf(t.log, "resuming %s from %s (step %d)\n", c.Out, ckpt, t.step)
+		fmt.Fprintf(t.log, "resuming %s from %s (step %d)\n", t.c.Out, ckpt, t.step)
 	} else if resume {
 		t.noteRestart()
 	}
 	return t, t.openLogs()
+}
+
+// claimFolder checks the run directory: a resume takes its lock and holds
+// the configuration against the saved one (the changes it may make, and
+// t.c with paths re-rooted); a new run needs an empty or absent folder.
+func (t *Trainer) claimFolder(resume bool) ([]Change, error) {
+	c := t.c
+	if !resume {
+		if st, err := os.Stat(c.Out); err == nil && !st.IsDir() {
+			return nil, &settings.Error{Err: settings.Problems{{Key: "out", Msg: c.Out + " is a file, not a run directory"}}}
+		} else if entries, _ := os.ReadDir(c.Out); len(entries) > 0 {
+			return nil, configErr("run directory %s is not empty: pass --resume to continue it, or choose another --out", c.Out)
+		}
+		return nil, nil
+	}
+	saved, err := LoadRunConfig(c.Out)
+	if err != nil {
+		return nil, err
+	}
+	if t.lk, err = lock.Acquire(c.Out); err != nil {
+		return nil, err
+	}
+	c, changes, refused := resumeCompare(saved, c)
+	if len(refused) > 0 {
+		return nil, &settings.Error{Err: &ResumeConflict{refused, ResumeMayChange()}}
+	}
+	t.c = c
+	return changes, nil
+}
+
+// setUp builds everything the configuration names: the task, the credit
+// method (and checks it has what it needs), the rewards with their
+// weights, and the loss.
+func (t *Trainer) setUp(ctx context.Context) (err error) {
+	c := t.c
+	if t.task, err = NewTask(c.Task, c.TaskSeed, c.Difficulty); err != nil {
+		return &settings.Error{Err: err}
+	}
+	defer func() {
+		if cl, ok := t.task.(io.Closer); ok && err != nil {
+			cl.Close() // a task may hold files (sql: its database)
+		}
+	}()
+	if t.method, err = credit.New(c.Method, c.Credit); err != nil {
+		return &settings.Error{Err: err}
+	}
+	t.needs = credit.RequirementsOf(t.method)
+	if t.needs.PRM && t.prm == nil {
+		return configErr("method %s needs a process reward model: pass --prm DIR (train one with `credo prm train`)", c.Method)
+	}
+	if t.rewards, err = Rewards(ctx, t.task, c.Judges); err != nil {
+		return err
+	}
+	if err := t.checkInfoBlocks(ctx); err != nil {
+		return err
+	}
+	if err := t.setWeights(); err != nil {
+		return err
+	}
+	t.verifyErrors = make([]int, len(t.rewards))
+	t.loss = Loss{ClipLow: c.ClipLow, ClipHigh: c.ClipHigh, KLBeta: c.KLBeta, Agg: c.LossAgg, MaxTokens: c.MaxTokens}
+	return nil
+}
+
+// setWeights gives each reward its c[k]: 1, a judge's own weight, or the
+// configuration's; a weight for no reward of the run is an error.
+func (t *Trainer) setWeights() error {
+	t.weights = make([]float64, len(t.rewards))
+	for k, v := range t.rewards {
+		t.weights[k] = 1
+		if w, ok := v.(reward.Weighted); ok {
+			t.weights[k] = w.Weight()
+		}
+		if w, ok := t.c.Weights[v.Name()]; ok {
+			t.weights[k] = w
+		}
+	}
+	for name := range t.c.Weights {
+		if !hasReward(t.rewards, name) {
+			return &settings.Error{Err: settings.Problems{{Key: "reward_weights." + name, Msg: fmt.Sprintf("%q is not a reward of task %s (rewards: %s)", name, t.c.Task, rewardNames(t.rewards))}}}
+		}
+	}
+	return nil
+}
+
+// startWeights loads the policy and optimizer: from the latest checkpoint
+// of a resumed run (whose name it returns; "" when it has none), else
+// from Init; and the frozen reference policy of the KL term.
+func (t *Trainer) startWeights(resume bool) (ckpt string, err error) {
+	if resume {
+		if ckpt, err = latestCheckpoint(t.c.Out); err != nil {
+			return "", err
+		}
+	}
+	if ckpt != "" {
+		if err := t.loadCheckpoint(ckpt); err != nil {
+			return "", err
+		}
+		if err := t.checkRunConfig(ckpt); err != nil {
+			return "", err
+		}
+	} else if err := t.startPolicy(); err != nil {
+		return "", err
+	}
+	if t.c.KLBeta > 0 {
+		ref, err := policy.Load(t.c.Init)
+		if err != nil {
+			return "", &settings.Error{Err: settings.Problems{{Key: "init", Msg: "the reference policy of the KL term: " + err.Error()}}}
+		}
+		t.ref = ref.Model
+	}
+	return ckpt, nil
 }
 
 // Rewards is the one set-up of the rewards of a run and of an evaluation:
