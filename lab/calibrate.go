@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/rollout"
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/progress"
@@ -66,7 +67,7 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 			prompts[j] = t.Prompt(task.Train, start+j)
 		}
 		sc := sample.Config{MaxTokens: c.MaxTokens, Temperature: c.Temperature, TopP: 1, Seed: rl.StepSeed(c.Seed, start)}
-		ro, err := rl.Rollout(ctx, p, prompts, c.Group, sc, vs, rl.Verify{Workers: c.Workers, Timeout: c.Timeout})
+		ro, err := rollout.Rollout(ctx, p, prompts, c.Group, sc, vs, rollout.Verify{Workers: c.Workers, Timeout: c.Timeout})
 		if err != nil && ro.Responses == nil { // sampling failed
 			return out, fmt.Errorf("calibrate: %w", err)
 		} else if err != nil {
@@ -82,7 +83,7 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 		out.Rewards = append(out.Rewards, startOf(v.Name(), verdicts[k], c))
 	}
 	if c.EvalPrompts > 0 {
-		res, err := rl.Evaluate(ctx, p, t, vs, rl.EvalConfig{Prompts: c.EvalPrompts, MaxTokens: c.MaxTokens,
+		res, err := rollout.Evaluate(ctx, p, t, vs, rollout.EvalConfig{Prompts: c.EvalPrompts, MaxTokens: c.MaxTokens,
 			Workers: c.Workers, Timeout: c.Timeout, Seed: c.Seed})
 		if err != nil {
 			return out, fmt.Errorf("calibrate: %w", err)

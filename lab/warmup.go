@@ -9,6 +9,7 @@ import (
 
 	"github.com/credo-rl/credo/replay"
 	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/rollout"
 
 	"github.com/credo-rl/credo/internal/settings"
 
@@ -42,9 +43,9 @@ type WarmupConfig struct {
 	Optimizer optim.AdamW `json:"optimizer"`
 	// Memory splits each step's batch into micro-batches (as Config's).
 	optim.Memory
-	Demo task.DemoConfig `json:"demo"`
-	Seed uint64          `json:"seed"`
-	Eval rl.EvalConfig   `json:"eval"`
+	Demo task.DemoConfig    `json:"demo"`
+	Seed uint64             `json:"seed"`
+	Eval rollout.EvalConfig `json:"eval"`
 }
 
 // DefaultWarmup is sized for the small model on 2 cores: a few minutes.
@@ -55,7 +56,7 @@ func DefaultWarmup() WarmupConfig {
 		Optimizer: optim.DefaultAdamW(), Memory: rl.DefaultMemory(),
 		Demo: task.DefaultDemoConfig(),
 		Seed: 1,
-		Eval: rl.EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
+		Eval: rollout.EvalConfig{Prompts: 32, MaxTokens: 160, Workers: 4, Timeout: 2 * time.Second},
 	}
 }
 
@@ -100,11 +101,11 @@ func (c WarmupConfig) Validate() error {
 
 // WarmupReport summarises a warm-up run.
 type WarmupReport struct {
-	FinalLoss float64       `json:"final_loss"`
-	Tokens    int           `json:"tokens"`
-	Skipped   int           `json:"skipped_demos"` // longer than the model's context
-	Seconds   float64       `json:"seconds"`
-	Eval      rl.EvalResult `json:"eval"`
+	FinalLoss float64            `json:"final_loss"`
+	Tokens    int                `json:"tokens"`
+	Skipped   int                `json:"skipped_demos"` // longer than the model's context
+	Seconds   float64            `json:"seconds"`
+	Eval      rollout.EvalResult `json:"eval"`
 	// HeldOut is the next-token accuracy on the response tokens of
 	// demonstrations whose prompts training never saw, before and after
 	// (teacher-forced; chance is 1/vocabulary).
@@ -227,7 +228,7 @@ func (c WarmupConfig) train(ctx context.Context, p *policy.Policy, seqs [][]int3
 func (c WarmupConfig) evaluate(ctx context.Context, p *policy.Policy, t task.Task, rep *WarmupReport) error {
 	var err error
 	if c.Eval.Prompts > 0 {
-		if rep.Eval, err = rl.Evaluate(ctx, p, t, t.Rewards(), c.Eval); err != nil {
+		if rep.Eval, err = rollout.Evaluate(ctx, p, t, t.Rewards(), c.Eval); err != nil {
 			return err
 		}
 	}

@@ -30,7 +30,7 @@ func TestZeroVarAgreesWithCredit(t *testing.T) {
 		v(0), v(1), v(1), // group 3: varies
 	}}
 	groups := []int{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}
-	tr := &Trainer{rewards: []reward.Verifier{fnVerifier{name: "r"}}, weights: []float64{1}}
+	tr := &Trainer{rewards: []reward.Verifier{namedVerifier{name: "r"}}, weights: []float64{1}}
 	m := run.Metrics{}
 	tr.rewardMetrics(m, verdicts, groups)
 
@@ -84,4 +84,12 @@ func TestRewards(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "judge q") {
 		t.Errorf("an unreachable judge: %v", err)
 	}
+}
+
+// namedVerifier is a verifier with only a name, for metric keys.
+type namedVerifier struct{ name string }
+
+func (v namedVerifier) Name() string { return v.name }
+func (namedVerifier) Verify(context.Context, reward.Prompt, string) (reward.Verdict, error) {
+	return reward.Verdict{}, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"time"
 
+	"github.com/credo-rl/credo/rollout"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/task"
@@ -27,7 +28,7 @@ const reserveBase = 1 << 30
 // frac_reward_zero_std_kept after the filter (TRL's name: the share of
 // groups where the reward applies and every response scored alike), and
 // sampling/rounds, sampling/groups, sampling/kept.
-func (t *Trainer) sampleStep(ctx context.Context, s int) (all, kept Rollouts, m run.Metrics, err error) {
+func (t *Trainer) sampleStep(ctx context.Context, s int) (all, kept rollout.Rollouts, m run.Metrics, err error) {
 	c := t.c
 	P := c.PromptsPerStep
 	rounds := max(c.DynamicSampling, 1)
@@ -49,18 +50,18 @@ func (t *Trainer) sampleStep(ctx context.Context, s int) (all, kept Rollouts, m 
 		if err != nil {
 			return all, kept, nil, err
 		}
-		all.add(got, nil)
+		all.Add(got, nil)
 		if rounds == 1 {
 			kept = got
 			break
 		}
 		keep := []int{} // not nil: add takes nil for every group
-		for g, varies := range got.varyingGroups() {
+		for g, varies := range got.VaryingGroups() {
 			if len(kept.Prompts)+len(keep) < P && varies {
 				keep = append(keep, g)
 			}
 		}
-		kept.add(got, keep)
+		kept.Add(got, keep)
 		m["sampling/rounds"] = float64(r + 1)
 		if len(kept.Prompts) == P {
 			break
@@ -68,16 +69,16 @@ func (t *Trainer) sampleStep(ctx context.Context, s int) (all, kept Rollouts, m 
 	}
 	if len(kept.Prompts) == 0 { // nothing varies anywhere: an update of zeros, as without the filter
 		first := P
-		kept.add(all, nil)
-		kept.truncate(first)
+		kept.Add(all, nil)
+		kept.Truncate(first)
 	}
 	if rounds > 1 {
 		m["sampling/groups"], m["sampling/kept"] = float64(len(all.Prompts)), float64(len(kept.Prompts))
 		for k, v := range t.rewards {
-			if f, ok := all.zeroStd(k); ok {
+			if f, ok := all.ZeroStd(k); ok {
 				m[run.RewardKey(v.Name(), "frac_reward_zero_std")] = f
 			}
-			if f, ok := kept.zeroStd(k); ok {
+			if f, ok := kept.ZeroStd(k); ok {
 				m[run.RewardKey(v.Name(), "frac_reward_zero_std_kept")] = f
 			}
 		}
@@ -87,17 +88,17 @@ func (t *Trainer) sampleStep(ctx context.Context, s int) (all, kept Rollouts, m 
 
 // sampleRound samples c.Group responses to each training prompt idx[j]
 // with seed and verifies them.
-func (t *Trainer) sampleRound(ctx context.Context, idx []int, seed uint64) (Rollouts, error) {
+func (t *Trainer) sampleRound(ctx context.Context, idx []int, seed uint64) (rollout.Rollouts, error) {
 	c := t.c
 	prompts := make([]task.Prompt, len(idx))
 	for j, i := range idx {
 		prompts[j] = t.task.Prompt(task.Train, i)
 	}
 	sc := sample.Config{MaxTokens: c.MaxTokens, Temperature: c.Temperature, TopP: c.TopP, Seed: seed}
-	return Rollout(ctx, t.policy, prompts, c.Group, sc, t.rewards, t.verify())
+	return rollout.Rollout(ctx, t.policy, prompts, c.Group, sc, t.rewards, t.verify())
 }
 
 // verify is the run's verdict settings.
-func (t *Trainer) verify() Verify {
-	return Verify{Workers: t.c.VerifyWorkers, Timeout: time.Duration(t.c.VerifyTimeout)}
+func (t *Trainer) verify() rollout.Verify {
+	return rollout.Verify{Workers: t.c.VerifyWorkers, Timeout: time.Duration(t.c.VerifyTimeout)}
 }

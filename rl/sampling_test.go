@@ -53,7 +53,7 @@ func TestDynamicSampling(t *testing.T) {
 	if len(kept.Prompts) != 4 || len(kept.Responses) != 16 || len(kept.Verdicts[0]) != 16 {
 		t.Fatalf("kept %d groups (%d responses), want 4 (16)", len(kept.Prompts), len(kept.Responses))
 	}
-	varies := kept.varyingGroups()
+	varies := kept.VaryingGroups()
 	for g, p := range kept.Prompts {
 		if p.Ref.(int)%2 == 0 || !varies[g] {
 			t.Errorf("kept group %d (prompt %s) has no variance", g, p.ID)

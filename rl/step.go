@@ -14,6 +14,7 @@ import (
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/replay"
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/rollout"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/task"
@@ -62,7 +63,7 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 		return stepRecord{}, err
 	}
 	times := stepTimes{credit: tCredit, update: time.Since(t3), total: time.Since(start)}
-	failed, lastErr := failureCounts(all.Failures, len(t.rewards))
+	failed, lastErr := rollout.FailureCounts(all.Failures, len(t.rewards))
 	m, err := t.stepMetrics(ctx, s, all, up, cm, sm, adv, failed, times)
 	if err != nil {
 		return stepRecord{}, err
@@ -76,7 +77,7 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 }
 
 // logFailures prints the first failed verdicts of step s (scored 0).
-func (t *Trainer) logFailures(s int, fs []VerifyFailure) {
+func (t *Trainer) logFailures(s int, fs []rollout.VerifyFailure) {
 	for j, e := range fs {
 		if j == 3 {
 			fmt.Fprintf(t.log, "\nstep %d: %d more verifier errors (see verify/errors/* in metrics.jsonl)\n", s+1, len(fs)-j)
@@ -88,7 +89,7 @@ func (t *Trainer) logFailures(s int, fs []VerifyFailure) {
 
 // assignCredit asks the credit method for the kept groups' token
 // advantages.
-func (t *Trainer) assignCredit(ctx context.Context, s int, kept Rollouts) (credit.Advantages, credit.Metrics, error) {
+func (t *Trainer) assignCredit(ctx context.Context, s int, kept rollout.Rollouts) (credit.Advantages, credit.Metrics, error) {
 	adv, cm, err := t.method.Advantages(ctx, t.batch(s, kept))
 	if err != nil {
 		return adv, nil, fmt.Errorf("credit (%s): %w", t.c.Method, err)
@@ -110,7 +111,7 @@ type updateStats struct {
 // update takes the step's c.Updates optimizer steps on the kept groups
 // against their old log-probs; an update with a non-finite loss, gradient,
 // weight or moment is skipped and said.
-func (t *Trainer) update(ctx context.Context, s int, kept Rollouts, adv credit.Advantages) (updateStats, error) {
+func (t *Trainer) update(ctx context.Context, s int, kept rollout.Rollouts, adv credit.Advantages) (updateStats, error) {
 	seqs, extra, err := t.trainingBatch(ctx, kept.IDs, kept.Responses, adv.Tokens)
 	if err != nil {
 		return updateStats{}, err
@@ -143,7 +144,7 @@ type stepTimes struct{ credit, update, total time.Duration }
 // metrics, every reward's mean, spread and failures, the response length,
 // the verifiers' own metrics and, every c.BlockEvery steps of a method
 // that replays, the block diagnostic.
-func (t *Trainer) stepMetrics(ctx context.Context, s int, all Rollouts, up updateStats, cm credit.Metrics, sm run.Metrics, adv credit.Advantages, failed []int, times stepTimes) (run.Metrics, error) {
+func (t *Trainer) stepMetrics(ctx context.Context, s int, all rollout.Rollouts, up updateStats, cm credit.Metrics, sm run.Metrics, adv credit.Advantages, failed []int, times stepTimes) (run.Metrics, error) {
 	c := t.c
 	// step is the number of steps completed with this one, as checkpoint
 	// names and the progress bar count.
@@ -185,7 +186,7 @@ func (t *Trainer) stepMetrics(ctx context.Context, s int, all Rollouts, up updat
 }
 
 // batch assembles what the credit method sees.
-func (t *Trainer) batch(s int, kept Rollouts) *credit.Batch {
+func (t *Trainer) batch(s int, kept rollout.Rollouts) *credit.Batch {
 	res, verdicts := kept.Responses, kept.Verdicts
 	N, K := len(res), len(t.rewards)
 	b := &credit.Batch{
@@ -280,7 +281,7 @@ func (t *Trainer) rewardMetrics(m run.Metrics, verdicts [][]reward.Verdict, grou
 }
 
 // sampleRecords logs a few rollouts spread over the batch.
-func (t *Trainer) sampleRecords(s int, kept Rollouts, adv credit.Advantages) []run.Sample {
+func (t *Trainer) sampleRecords(s int, kept rollout.Rollouts, adv credit.Advantages) []run.Sample {
 	res, verdicts := kept.Responses, kept.Verdicts
 	n := min(t.c.SamplesPerStep, len(res))
 	out := make([]run.Sample, 0, n)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/credo-rl/credo/internal/settings"
 	"github.com/credo-rl/credo/model"
+	"github.com/credo-rl/credo/rollout"
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/atomicfile"
@@ -363,7 +364,7 @@ func (t *Trainer) checkInfoBlocks(ctx context.Context) error {
 	// Ask every verifier about an empty answer to the first prompt: a
 	// reward's information block does not depend on how good the answer is.
 	p := t.task.Prompt(task.Train, 0)
-	verdicts, _ := VerifyAll(ctx, t.rewards, []reward.Prompt{p}, []string{""}, t.verify())
+	verdicts, _ := rollout.VerifyAll(ctx, t.rewards, []reward.Prompt{p}, []string{""}, t.verify())
 	for _, v := range verdicts {
 		if v[0].Info != "" {
 			return nil
@@ -598,7 +599,7 @@ func (t *Trainer) evaluate(ctx context.Context, rec stepRecord) error {
 	if t.c.EvalPrompts == 0 {
 		return nil
 	}
-	res, err := Evaluate(ctx, t.policy, t.task, t.rewards, EvalConfig{
+	res, err := rollout.Evaluate(ctx, t.policy, t.task, t.rewards, rollout.EvalConfig{
 		Prompts: t.c.EvalPrompts, Samples: t.c.EvalSamples, MaxTokens: t.c.MaxTokens,
 		Workers: t.c.VerifyWorkers, Timeout: time.Duration(t.c.VerifyTimeout), Seed: t.c.Seed,
 	})

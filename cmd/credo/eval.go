@@ -12,6 +12,7 @@ import (
 
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/rollout"
 )
 
 // evalMaxErrors is the share of a reward's verdicts that may fail before
@@ -27,7 +28,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	taskName := fs.String("task", "toolcall", "task whose test split to use")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
 	difficulty := fs.String("difficulty", "", "the task's difficulty settings, key=value,… (as in training)")
-	c := rl.EvalConfig{Prompts: 64, MaxTokens: 128, Workers: 4, Timeout: 5 * time.Second, Seed: 1}
+	c := rollout.EvalConfig{Prompts: 64, MaxTokens: 128, Workers: 4, Timeout: 5 * time.Second, Seed: 1}
 	fs.IntVar(&c.Prompts, "prompts", c.Prompts, "test prompts (the first N, the same every time)")
 	fs.IntVar(&c.Samples, "samples", c.Samples, "sampled responses per prompt at temperature 1, besides the greedy one")
 	fs.IntVar(&c.MaxTokens, "max-tokens", c.MaxTokens, "new tokens per response")
@@ -56,7 +57,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageError{fmt.Errorf("--model: %w", err)}
 	}
-	res, err := rl.Evaluate(ctx, p, t, vs, c)
+	res, err := rollout.Evaluate(ctx, p, t, vs, c)
 	if err != nil {
 		return err
 	}

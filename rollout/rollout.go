@@ -1,4 +1,4 @@
-package rl
+package rollout
 
 import (
 	"context"
@@ -78,9 +78,9 @@ func (r *Rollouts) Texts() []string {
 	return out
 }
 
-// add appends the groups of o named by groups (every group when nil),
+// Add appends the groups of o named by groups (every group when nil),
 // renumbering their responses' prompt index.
-func (r *Rollouts) add(o Rollouts, groups []int) {
+func (r *Rollouts) Add(o Rollouts, groups []int) {
 	if groups == nil {
 		groups = make([]int, len(o.Prompts))
 		for g := range groups {
@@ -109,8 +109,8 @@ func (r *Rollouts) add(o Rollouts, groups []int) {
 	r.Verifying += o.Verifying
 }
 
-// truncate keeps the first n groups.
-func (r *Rollouts) truncate(n int) {
+// Truncate keeps the first n groups.
+func (r *Rollouts) Truncate(n int) {
 	if n >= len(r.Prompts) {
 		return
 	}
@@ -124,10 +124,10 @@ func (r *Rollouts) truncate(n int) {
 	}
 }
 
-// varyingGroups says, for each group, whether some reward scores its
+// VaryingGroups says, for each group, whether some reward scores its
 // responses differently (credit.Varies decides, as for the methods): the
 // group gives the update a signal.
-func (r *Rollouts) varyingGroups() []bool {
+func (r *Rollouts) VaryingGroups() []bool {
 	out := make([]bool, len(r.Prompts))
 	groups := r.Groups()
 	for k := range r.Verdicts {
@@ -143,10 +143,10 @@ func (r *Rollouts) varyingGroups() []bool {
 	return out
 }
 
-// zeroStd is the share of groups where reward k applies in which every
+// ZeroStd is the share of groups where reward k applies in which every
 // response scored alike (credit.ZeroVariance); ok is false when it applies
 // to none.
-func (r *Rollouts) zeroStd(k int) (frac float64, ok bool) {
+func (r *Rollouts) ZeroStd(k int) (frac float64, ok bool) {
 	share, applies := credit.ZeroVariance(r.Verdicts[k], r.Groups())
 	return share, applies > 0
 }

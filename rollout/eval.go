@@ -1,4 +1,4 @@
-package rl
+package rollout
 
 import (
 	"context"
@@ -84,7 +84,7 @@ func Evaluate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Ve
 
 // count adds ro's verdicts and failures to r's counts, by reward.
 func (r *EvalResult) count(vs []reward.Verifier, ro Rollouts) {
-	n, last := failureCounts(ro.Failures, len(vs))
+	n, last := FailureCounts(ro.Failures, len(vs))
 	for k, v := range vs {
 		if k < len(ro.Verdicts) {
 			r.Verdicts[v.Name()] += len(ro.Verdicts[k])

@@ -1,4 +1,4 @@
-package rl
+package rollout
 
 import (
 	"context"
@@ -61,9 +61,9 @@ type VerifyFailure struct {
 func (f VerifyFailure) Error() string { return f.Err.Error() }
 func (f VerifyFailure) Unwrap() error { return f.Err }
 
-// failureCounts is the number of failures of each of K rewards, and the
+// FailureCounts is the number of failures of each of K rewards, and the
 // last failure of each (nil when none).
-func failureCounts(fs []VerifyFailure, K int) ([]int, []error) {
+func FailureCounts(fs []VerifyFailure, K int) ([]int, []error) {
 	n, last := make([]int, K), make([]error, K)
 	for _, f := range fs {
 		n[f.K]++
