@@ -1,14 +1,15 @@
 // Package rl is the trainer: one Trainer is one run directory. A training
-// step goes through named phases: rollout (rollout.Rollout samples groups of
-// responses with the policy and verifies each with every reward), credit
-// (a credit method's token advantages), update (optim's clipped-surrogate
-// steps, Loss) and log (the step's metrics and samples). The trainer also
-// evaluates on the task's test split (rollout.Evaluate), logs the block
-// diagnostic (replay.BlockDiagnostic), checkpoints and resumes bit for bit,
-// and owns its run folder (one process at a time). Nothing here names a method or a task: both are
-// looked up by name in their registries.
+// step goes through named phases: rollout (rollout.Rollout samples groups
+// of responses with the policy and verifies each with every reward),
+// credit (a credit method's token advantages), update (optim's
+// clipped-surrogate steps, Loss) and log (the step's metrics and samples).
+// The trainer also evaluates on the task's test split (rollout.Evaluate),
+// logs the block diagnostic (replay.BlockDiagnostic), checkpoints and
+// resumes bit for bit, and owns its run folder (one process at a time).
+// Nothing here names a method or a task: both are looked up by name in
+// their registries.
 //
 // It imports credit, model, model/hf, optim, policy, replay, reward,
-// rollout, run, sample, task, tokenizer and the internal packages; lab (warm-up, calibration,
-// comparisons) and cmd stand above it.
+// rollout, run, sample, task, tokenizer and the internal packages; lab
+// (warm-up, calibration, comparisons) and cmd stand above it.
 package rl
