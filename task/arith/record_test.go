@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/credo-rl/credo/task/recordtest"
 	"github.com/credo-rl/credo/internal/shareddata"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/recordtest"
 )
 
 // Every GSM8K test line, read as a record as a client sends it, gives the

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/credo-rl/credo/task/recordtest"
 	"github.com/credo-rl/credo/internal/shareddata"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/recordtest"
 )
 
 // Every line of IFEval's input_data.jsonl, read as a record by the task,

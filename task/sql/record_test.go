@@ -9,9 +9,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/credo-rl/credo/task/recordtest"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/recordtest"
 )
 
 // folderOf opens a folder holding the task's database (id sql-<seed>).

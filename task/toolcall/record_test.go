@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/credo-rl/credo/task/recordtest"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/recordtest"
 )
 
 // record merges a BFCL question line with its possible answer's ground truth.
