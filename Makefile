@@ -13,7 +13,7 @@ SHELL := bash
 # minutes and prints nothing of its own.
 demo:
 	@echo "make demo: compiling credo into bin/credo (the first build takes a few minutes) ..."
-	go build -o bin/credo ./cmd/credo
+	go build -buildvcs=auto -o bin/credo ./cmd/credo
 	@echo "make demo: running bin/credo demo (warm-up, calibration, then 4 methods × 1 seed) ..."
 	bin/credo demo
 
@@ -47,7 +47,7 @@ test:
 CREDO_BIN ?=
 SERVE_BIN = $(or $(CREDO_BIN),$(CURDIR)/bin/credo)
 test-python:
-	$(if $(CREDO_BIN),,go build -o bin/credo ./cmd/credo)
+	$(if $(CREDO_BIN),,go build -buildvcs=auto -o bin/credo ./cmd/credo)
 	cd clients/python && CREDO_BIN=$(SERVE_BIN) "$$(../../scripts/python/venv.sh client)/bin/python" -m pytest -q -p no:cacheprovider --ignore=tests/engines tests
 
 # The engines themselves, each in its own pinned environment layered over
@@ -57,7 +57,7 @@ test-python:
 # about 1.5 GB and 10-15 minutes (clients/python/README.md), then cached.
 ENGINES ?= trl verl openrlhf skyrl
 test-engines:
-	$(if $(CREDO_BIN),,go build -o bin/credo ./cmd/credo)
+	$(if $(CREDO_BIN),,go build -buildvcs=auto -o bin/credo ./cmd/credo)
 	@for e in $(ENGINES); do \
 	  echo "== engine $$e"; py="$$(scripts/python/venv.sh $$e)/bin/python" || exit 1; \
 	  "$$py" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall ./clients/python || exit 1; \
@@ -66,7 +66,7 @@ test-engines:
 
 # The Python client's speed against the server (clients/python/README.md).
 bench-python:
-	$(if $(CREDO_BIN),,go build -o bin/credo ./cmd/credo)
+	$(if $(CREDO_BIN),,go build -buildvcs=auto -o bin/credo ./cmd/credo)
 	"$$(scripts/python/venv.sh client)/bin/python" clients/python/bench/bench_client.py --serve $(SERVE_BIN)
 
 # Speed: credo's training step beside PyTorch's, and sampling.
@@ -80,4 +80,4 @@ scaling:
 	scripts/scaling.sh
 
 build:
-	go build -o bin/credo ./cmd/credo
+	go build -buildvcs=auto -o bin/credo ./cmd/credo

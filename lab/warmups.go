@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/credo-rl/credo/policy"
@@ -82,7 +83,7 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 			return fmt.Errorf("compare: %s was made with %d prompts × %d responses (eval %d), these settings ask %d × %d (eval %d): choose another --out",
 				path, saved.Prompts, saved.Group, saved.EvalPrompts, cc.Prompts, cc.Group, cc.EvalPrompts)
 		}
-		return nil
+		return countsSomething(saved, path)
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("compare: %w", err)
 	}
@@ -117,5 +118,23 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 		}
 		fmt.Fprintf(log, "calibration%s: %s starts at %.2f, %.0f%% of groups without variance: %s\n", who, r.Reward, r.Pass, 100*r.ZeroVar, status)
 	}
-	return run.WriteJSON(path, cal)
+	if err := run.WriteJSON(path, cal); err != nil {
+		return err
+	}
+	return countsSomething(cal, path)
+}
+
+// countsSomething refuses a calibration that counts no reward: every run
+// would train, and the table would judge the methods on nothing (issue 27:
+// compare went on at 100% zero-variance groups and printed zeros).
+func countsSomething(cal run.Calibration, path string) error {
+	if len(cal.Counted()) > 0 {
+		return nil
+	}
+	var why []string
+	for _, r := range cal.Rewards {
+		why = append(why, r.Reward+" "+r.Why)
+	}
+	return fmt.Errorf("compare: the calibration (%s) counts no reward, so no comparison could tell the methods apart: %s.\n"+
+		"Make the task harder or easier for this policy (--difficulty) or warm up longer or shorter; `credo calibrate` measures a setting before a comparison", path, strings.Join(why, "; "))
 }

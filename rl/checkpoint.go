@@ -80,7 +80,7 @@ func (t *Trainer) saveCheckpoint() error {
 		hf.SaveAs(t.policy.Model, tmp, "F32"), // float32 master weights: a resume continues bit for bit, whatever the folder dtype
 		t.policy.Tok.Save(tmp),
 		hf.WriteSafetensors(filepath.Join(tmp, "optimizer.safetensors"), ts),
-		run.WriteFile(filepath.Join(tmp, runConfigFile), cfg),
+		run.WriteFile(filepath.Join(tmp, RunConfigFile), cfg),
 		run.WriteJSON(filepath.Join(tmp, "state.json"), checkpointState{Step: t.step, Updates: t.opt.Steps(), Seed: t.c.Seed, ConfigSHA256: cfgSum}),
 	)
 	if err == nil {
@@ -228,6 +228,12 @@ func pruneCheckpoints(root string, keep int) error {
 		steps = steps[1:]
 	}
 	return nil
+}
+
+// CheckpointDir is the folder of the checkpoint of the run in dir after
+// step completed steps.
+func CheckpointDir(dir string, step int) string {
+	return filepath.Join(dir, "checkpoints", checkpointName(step))
 }
 
 // latestCheckpoint is the newest checkpoint folder of a run, or "" when it

@@ -14,14 +14,15 @@ import (
 )
 
 // A checkpoint pins the configuration it was written under: it holds a
-// copy of config.json (runConfigFile, covered by checksums.json) and
+// copy of config.json (RunConfigFile, covered by checksums.json) and
 // state.json holds that copy's SHA-256. A resume whose config.json differs
 // from the copy in a setting a resume may not change is refused: the file
 // was edited by hand, and the run would silently become another. The
 // changes resumes make themselves (ResumeMayChange) pass.
 
-// runConfigFile is the checkpoint's copy of the run's config.json.
-const runConfigFile = "run-config.json"
+// RunConfigFile is the checkpoint's copy of the run's config.json (what
+// the checkpoint was trained with, and on which task).
+const RunConfigFile = "run-config.json"
 
 // runConfigBytes is config.json as the run writes it, and its SHA-256.
 func (t *Trainer) runConfigBytes() ([]byte, string, error) {
@@ -53,7 +54,7 @@ func (t *Trainer) checkRunConfig(dir string) error {
 		return nil
 	}
 	then := DefaultConfig()
-	if err := LoadConfigFile(filepath.Join(dir, runConfigFile), &then); err != nil {
+	if err := LoadConfigFile(filepath.Join(dir, RunConfigFile), &then); err != nil {
 		return fmt.Errorf("resume from %s: %w", dir, err)
 	}
 	current := DefaultConfig()
@@ -62,7 +63,7 @@ func (t *Trainer) checkRunConfig(dir string) error {
 	}
 	if _, _, refused := resumeCompare(then, current); len(refused) > 0 {
 		return fmt.Errorf("resume: %s was changed after %s was written, in settings a resume may not change:\n%v\n(restore them: %s holds the configuration the checkpoint was written with)",
-			path, dir, refused, filepath.Join(dir, runConfigFile))
+			path, dir, refused, filepath.Join(dir, RunConfigFile))
 	}
 	return nil
 }

@@ -181,7 +181,7 @@ func TestCorruptCheckpointRefused(t *testing.T) {
 			run.ReadJSON(filepath.Join(dir, "state.json"), &st)
 			st.ConfigSHA256 = ""
 			run.WriteJSON(filepath.Join(dir, "state.json"), st)
-			os.Remove(filepath.Join(dir, runConfigFile))
+			os.Remove(filepath.Join(dir, RunConfigFile))
 			os.Remove(filepath.Join(dir, checksumsFile))
 			edit(dir)
 		}

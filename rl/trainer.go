@@ -52,8 +52,10 @@ type Trainer struct {
 	metrics *run.Log[run.Metrics]
 	samples *run.Log[run.Sample]
 	evals   *run.Log[run.EvalRecord]
-	log     io.Writer
-	lk      *lock.Lock // the run directory's: one process trains it at a time
+	// lastEval is the newest evaluation's greedy mean of each reward.
+	lastEval map[string]float64
+	log      io.Writer
+	lk       *lock.Lock // the run directory's: one process trains it at a time
 
 	// acceptNoChecksums lets a resume use a checkpoint whose checksums.json
 	// is gone (WithMissingChecksums); accepted says what it accepted.
@@ -616,6 +618,7 @@ func (t *Trainer) evaluate(ctx context.Context, rec stepRecord) error {
 	for k, v := range res.Greedy {
 		rec.metrics["eval/greedy/"+k] = v
 	}
+	t.lastEval = res.Greedy
 	if err := t.evals.Append(run.EvalRecord{Step: t.step, Greedy: res.PerPrompt}); err != nil {
 		return err
 	}
@@ -624,6 +627,10 @@ func (t *Trainer) evaluate(ctx context.Context, rec stepRecord) error {
 	}
 	return nil
 }
+
+// LastEval is the newest evaluation's greedy mean of each reward on the
+// first EvalPrompts test prompts (nil before the first).
+func (t *Trainer) LastEval() map[string]float64 { return t.lastEval }
 
 // Close releases what the run holds beyond memory (the task's files: the
 // sql task's database). The Trainer is not used afterwards.

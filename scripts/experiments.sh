@@ -29,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 bin=${BIN:-bin/credo}
-[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/credo
+[ -n "${BIN:-}" ] || go build -buildvcs=auto -o "$bin" ./cmd/credo
 protocol=(--warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" --prompts 8 --group 8)
 heldout=(--task-seed 7331)
 # RL at this scale is fragile: AdamW at lr >= 3e-4 destroys the warm-up's

@@ -51,6 +51,17 @@ func TestHelp(t *testing.T) {
 	if code, _, errw := credo(ctx, "help", "chess"); code != 2 || !strings.Contains(errw, `unknown command "chess"`) {
 		t.Errorf("help chess: exit %d, %q", code, errw)
 	}
+	// A subcommand's help (issue 27: `credo help prm train` exited 2).
+	for _, sub := range []string{"train", "eval"} {
+		if code, out, errw := credo(ctx, "help", "prm", sub); code != 0 || !strings.Contains(out, "Usage: credo prm "+sub) {
+			t.Errorf("help prm %s: exit %d, %q %q", sub, code, out, errw)
+		}
+	}
+	for _, v := range []string{"--version", "version"} {
+		if code, out, _ := credo(ctx, v); code != 0 || !strings.HasPrefix(out, "credo ") || !strings.Contains(out, "go1.") {
+			t.Errorf("credo %s: exit %d, %q", v, code, out)
+		}
+	}
 }
 
 // TestFlagError: a bad flag prints that error and where to look, not the

@@ -24,8 +24,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		"greedy and (with --samples) sampled. Prints JSON. Failed verdicts (a judge that\n"+
 		"cannot be reached, a verifier past its time limit) score 0, are counted under\n"+
 		"\"errors\", and make eval exit 1 when more than 20% of a reward's verdicts fail.", stdout, stderr)
-	dir := fs.String("model", "", "checkpoint folder (required)")
-	taskName := fs.String("task", "toolcall", "task whose test split to use")
+	dir := fs.String("model", "", "model folder, or a run folder (its newest checkpoint) (required)")
+	taskName := fs.String("task", "toolcall", "task whose test split to use (default: the one the model's warmup.json or run-config.json names, else toolcall)")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
 	difficulty := fs.String("difficulty", "", "the task's difficulty settings, key=value,… (as in training)")
 	c := rollout.EvalConfig{Prompts: 64, MaxTokens: 128, Workers: 4, Timeout: 5 * time.Second, Seed: 1}
@@ -45,7 +45,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if c.Prompts < 1 || c.MaxTokens < 1 || c.Samples < 0 || c.Timeout <= 0 {
 		return usageError{errors.New("--prompts and --max-tokens must be at least 1, --samples at least 0, --verify-timeout positive")}
 	}
-	t, err := rl.NewTask(*taskName, *taskSeed, *difficulty)
+	folder, err := modelFolder(*dir)
+	if err != nil {
+		return usageError{fmt.Errorf("--model: %w", err)}
+	}
+	tc := taskChoice{Task: *taskName, TaskSeed: *taskSeed, Difficulty: *difficulty}
+	if err := chooseTask(folder, &tc, fs.given, stderr); err != nil {
+		return usageError{fmt.Errorf("--model: %w", err)}
+	}
+	t, err := rl.NewTask(tc.Task, tc.TaskSeed, tc.Difficulty)
 	if err != nil {
 		return usageError{err}
 	}
@@ -53,7 +61,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fs.explain(err)
 	}
-	p, err := policy.Load(*dir)
+	p, err := policy.Load(folder)
 	if err != nil {
 		return usageError{fmt.Errorf("--model: %w", err)}
 	}
@@ -61,7 +69,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	out, _ := json.MarshalIndent(map[string]any{"task": *taskName, "model": *dir, "prompts": c.Prompts, "rewards": res}, "", "  ")
+	out, _ := json.MarshalIndent(map[string]any{"task": tc.Task, "difficulty": tc.Difficulty, "model": folder, "prompts": c.Prompts, "rewards": res}, "", "  ")
 	fmt.Fprintln(stdout, string(out))
 	for _, k := range slices.Sorted(maps.Keys(res.Errors)) {
 		fmt.Fprintf(stderr, "reward %s: %d of %d verdicts failed and scored 0 (last error: %s)\n", k, res.Errors[k], res.Verdicts[k], res.LastError[k])

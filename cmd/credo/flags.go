@@ -338,3 +338,15 @@ func checkOut(dir, flag string, replace bool) error {
 	}
 	return usageError{fmt.Errorf("--%s %s already holds %s%s: choose another folder, or pass --replace to overwrite it", flag, dir, strings.Join(names, ", "), more)}
 }
+
+// given reports whether the command line set the flag name (under its name
+// or a deprecated one).
+func (f *flags) given(name string) bool {
+	set := false
+	f.Visit(func(fl *flag.Flag) {
+		if fl.Name == name || f.aliases[fl.Name] == name {
+			set = true
+		}
+	})
+	return set
+}

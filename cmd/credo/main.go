@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -83,12 +84,12 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			usage(stdout, cmds)
 			return exitOK
 		}
-		if len(args) > 2 {
-			fmt.Fprintf(stderr, "credo help: want one command, got %q\n", args[1:])
-			return exitUsage
-		}
-		// `credo help <command>` is `credo <command> --help`.
-		name, args = args[1], []string{args[1], "--help"}
+		// `credo help <command> [<subcommand>]` is `credo <command>
+		// [<subcommand>] --help`.
+		name, args = args[1], append(slices.Clone(args[1:]), "--help")
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, version())
+		return exitOK
 	}
 	c, ok := cmds[name]
 	if !ok {

@@ -28,6 +28,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := applyBase(fs, args, *configFile, *resume, &c); err != nil {
 		return fs.explain(err)
 	}
+	if !*resume {
+		if err := initTask(fs, *configFile, &c, stderr); err != nil {
+			return usageError{err}
+		}
+	}
 	var opts []rl.Option
 	if c.PRM != "" {
 		inf, err := loadPRM(c.PRM)
@@ -66,6 +71,38 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stdout, "trained %s for %d steps with %s: %s\n", c.Task, c.Steps, c.Method, c.Out)
+	if ev := tr.LastEval(); len(ev) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(ev)) {
+			parts = append(parts, fmt.Sprintf("%s %.3f", k, ev[k]))
+		}
+		fmt.Fprintf(stdout, "final greedy evaluation on %d test prompts: %s\n", c.EvalPrompts, strings.Join(parts, ", "))
+	}
+	return nil
+}
+
+// initTask points --init at a model folder (a run folder's newest
+// checkpoint) and, when neither --task nor a --config file chose the task,
+// trains on the task --init was trained on (chooseTask), so `train --init
+// runs/demo/warmup` does not silently train a slots policy on toolcall.
+func initTask(fs *flags, configFile string, c *rl.Config, w io.Writer) error {
+	if c.Init == "" {
+		return nil
+	}
+	dir, err := modelFolder(c.Init)
+	if err != nil {
+		return fmt.Errorf("--init: %w", err)
+	}
+	c.Init = dir
+	tc := taskChoice{Task: c.Task, TaskSeed: c.TaskSeed, Difficulty: c.Difficulty}
+	given := fs.given
+	if configFile != "" { // the file's task stands as if given on the command line
+		given = func(string) bool { return true }
+	}
+	if err := chooseTask(dir, &tc, given, w); err != nil {
+		return fmt.Errorf("--init: %w", err)
+	}
+	c.Task, c.TaskSeed, c.Difficulty = tc.Task, tc.TaskSeed, tc.Difficulty
 	return nil
 }
 
