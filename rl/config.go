@@ -274,6 +274,13 @@ func LoadConfigFile(path string, c *Config) error {
 	if err != nil {
 		return fmt.Errorf("config file: %w", err)
 	}
+	return DecodeConfig(path, data, c)
+}
+
+// DecodeConfig decodes a config file's bytes (YAML when path ends in
+// .yaml or .yml or is standard input, JSON otherwise) over c, refusing
+// unknown keys.
+func DecodeConfig(path string, data []byte, c *Config) error {
 	switch ext := strings.ToLower(filepath.Ext(path)); {
 	case ext == ".yaml", ext == ".yml", path == boundedread.Stdin: // YAML reads JSON too
 		dec := yaml.NewDecoder(bytes.NewReader(data))

@@ -39,7 +39,7 @@ func compareConfig(cmd, synopsis string, base lab.CompareConfig, args []string, 
 		return fs, c, err
 	}
 	c = base
-	if err := rl.LoadConfigFile(*file, &c.Train); err != nil {
+	if err := loadTrainConfig(*file, &c.Train, stderr); err != nil {
 		return fs, c, usageError{fmt.Errorf("--train-config: %w", err)}
 	}
 	again := newFlags(cmd, "", io.Discard, io.Discard) // notices were printed by the first parse

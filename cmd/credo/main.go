@@ -87,6 +87,10 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// `credo help <command> [<subcommand>]` is `credo <command>
 		// [<subcommand>] --help`.
 		name, args = args[1], append(slices.Clone(args[1:]), "--help")
+		if name == "config" {
+			printConfigKeys(stdout)
+			return exitOK
+		}
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, version())
 		return exitOK
@@ -146,7 +150,7 @@ func message(cmd string, err error) string {
 
 func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "credo: reinforcement learning with several verifiable rewards and token-level credit.")
-	fmt.Fprintln(w, "\nUsage: credo <command> [flags]   (credo help <command> lists a command's flags)")
+	fmt.Fprintln(w, "\nUsage: credo <command> [flags]   (credo help <command> lists a command's flags; credo help config, the config file's keys)")
 	fmt.Fprintln(w, "\nCommands:")
 	names := make([]string, 0, len(cmds))
 	for n := range cmds {

@@ -168,7 +168,7 @@ func applyBase(fs *flags, args []string, path string, resume bool, c *rl.Config)
 		out := c.Out
 		if out == "" && path != "" { // --out from the config file
 			file := rl.DefaultConfig()
-			if err := rl.LoadConfigFile(path, &file); err != nil {
+			if err := loadTrainConfig(path, &file, io.Discard); err != nil {
 				return usageError{fmt.Errorf("--config: %w", err)}
 			}
 			out = file.Out
@@ -183,7 +183,7 @@ func applyBase(fs *flags, args []string, path string, resume bool, c *rl.Config)
 		base = saved
 	}
 	if path != "" {
-		if err := rl.LoadConfigFile(path, &base); err != nil {
+		if err := loadTrainConfig(path, &base, fs.stderr); err != nil {
 			return usageError{fmt.Errorf("--config: %w", err)}
 		}
 	}
