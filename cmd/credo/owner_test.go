@@ -105,8 +105,8 @@ func TestOneOwnerPerFolder(t *testing.T) {
 		t.Errorf("config.json after the resume: steps %d", cfg.Steps)
 	}
 
-	// In one process: a folder this process holds is refused by compare
-	// and by sft --replace, with exit 1 and the pid.
+	// In one process: a folder this process holds is refused by compare,
+	// sft --replace and prm train --replace, with exit 1 and the pid.
 	warm := filepath.Join(t.TempDir(), "warm")
 	sft := []string{"sft", "--out", warm, "--size", "tiny", "--steps", "1", "--batch", "2", "--demos", "4", "--eval-prompts", "0"}
 	if code, _, errw := credo(ctx, sft...); code != 0 {
@@ -114,11 +114,14 @@ func TestOneOwnerPerFolder(t *testing.T) {
 	}
 	cmp := filepath.Join(t.TempDir(), "cmp")
 	os.Mkdir(cmp, 0o755)
+	prmDir := filepath.Join(t.TempDir(), "prm")
+	os.Mkdir(prmDir, 0o755)
 	for _, tc := range []struct {
 		dir  string
 		args []string
 	}{
 		{warm, append(sft, "--replace")},
+		{prmDir, []string{"prm", "train", "--out", prmDir, "--replace", "--task", "arith", "--size", "tiny", "--examples", "8", "--held-out", "2", "--steps", "1", "--batch", "2", "--agreement", "0"}},
 		{cmp, []string{"compare", "--out", cmp, "--init", init, "--methods", "grpo", "--seeds", "1", "--steps", "1", "--prompts", "1", "--group", "2", "--max-tokens", "8", "--eval-prompts", "0", "--calibrate-prompts", "0"}},
 	} {
 		l, err := lock.Acquire(tc.dir)

@@ -75,6 +75,11 @@ func runPRMTrain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := checkPRMTrain(c); err != nil {
 		return err
 	}
+	lk, err := holdOut(*out) // one process writes a PRM folder (--replace included)
+	if err != nil {
+		return err
+	}
+	defer lk.Release()
 	_, rep, err := prm.Train(ctx, c, *out, stderr)
 	if err != nil {
 		if ctx.Err() != nil {
