@@ -53,6 +53,10 @@ type CompareConfig struct {
 	Calibrate CalibrateConfig `json:"-"`
 	// PRM is the process reward model of methods that need one (p2t).
 	PRM credit.Influencer `json:"-"`
+	// AcceptMissingChecksums lets a resumed run continue from a checkpoint
+	// whose checksums.json is gone, unverified (rl.WithMissingChecksums:
+	// recorded in that run's resumes.json).
+	AcceptMissingChecksums bool `json:"-"`
 }
 
 // DefaultBaselines are the baselines of a comparison by default.
@@ -245,6 +249,9 @@ func compareRuns(ctx context.Context, c CompareConfig, m CompareManifest, sites 
 		opts := []rl.Option{report}
 		if c.PRM != nil {
 			opts = append(opts, rl.WithPRM(c.PRM))
+		}
+		if c.AcceptMissingChecksums {
+			opts = append(opts, rl.WithMissingChecksums())
 		}
 		tr, err := rl.New(ctx, cfg, serr == nil, log, opts...)
 		if err != nil {

@@ -78,6 +78,7 @@ func defaultCompare() lab.CompareConfig {
 // under warmup.), and --task and --task-seed, which set both. It returns
 // --train-config's value, which compareConfig applies.
 func compareFlags(fs *flags, c *lab.CompareConfig) (trainConfig *string) {
+	fs.BoolVar(&c.AcceptMissingChecksums, acceptMissingFlag, false, "continue a run whose checkpoint's checksums.json is gone, unverified (recorded in its resumes.json)")
 	fs.bind(c, "",
 		setting{"out", "out", "comparison folder (required)"},
 		setting{"seeds", "seeds", "runs per method, with seeds 1..N"},

@@ -59,3 +59,37 @@ func TestAcceptMissingChecksums(t *testing.T) {
 		t.Errorf("resumes.json does not record the acceptance: %s", b)
 	}
 }
+
+// TestCompareAcceptMissingChecksums: compare continues its runs as train
+// --resume does, so it refuses a run whose checkpoint lost checksums.json
+// the same way and takes the same flag (issue 26).
+func TestCompareAcceptMissingChecksums(t *testing.T) {
+	ctx := context.Background()
+	cmp := filepath.Join(t.TempDir(), "cmp")
+	every := filepath.Join(t.TempDir(), "every.json")
+	os.WriteFile(every, []byte(`{"checkpoint_every": 1, "keep_checkpoints": 2}`), 0o644)
+	args := []string{"compare", "--out", cmp, "--train-config", every, "--init", tinyCheckpoint(t), "--methods", "grpo", "--seeds", "1", "--steps", "2",
+		"--prompts", "1", "--group", "2", "--max-tokens", "8", "--eval-prompts", "0", "--calibrate-prompts", "0"}
+	if code, _, errw := credo(ctx, args...); code != 0 {
+		t.Fatalf("compare: exit %d\n%s", code, errw)
+	}
+	// As if killed after step 1's checkpoint: the run has steps left.
+	last, _ := filepath.Glob(filepath.Join(cmp, "runs", "grpo", "*", "checkpoints", "step-000002"))
+	if len(last) != 1 {
+		t.Fatalf("the run's checkpoints: %v", last)
+	}
+	os.RemoveAll(last[0])
+	sums, _ := filepath.Glob(filepath.Join(cmp, "runs", "grpo", "*", "checkpoints", "*", "checksums.json"))
+	if len(sums) == 0 {
+		t.Fatal("the run kept no checkpoint with checksums.json")
+	}
+	for _, s := range sums {
+		os.Remove(s)
+	}
+	if code, _, errw := credo(ctx, args...); code != 1 || !strings.Contains(errw, "--accept-missing-checksums") {
+		t.Errorf("compare again without checksums.json: exit %d, want 1 naming the flag:\n%s", code, errw)
+	}
+	if code, _, errw := credo(ctx, append(args, "--accept-missing-checksums")...); code != 0 {
+		t.Errorf("compare accepting it: exit %d\n%s", code, errw)
+	}
+}
