@@ -78,13 +78,13 @@ func defaultCompare() lab.CompareConfig {
 // under warmup.), and --task and --task-seed, which set both. It returns
 // --train-config's value, which compareConfig applies.
 func compareFlags(fs *flags, c *lab.CompareConfig) (trainConfig *string) {
-	fs.BoolVar(&c.AcceptMissingChecksums, acceptMissingFlag, false, "continue a run whose checkpoint's checksums.json is gone, unverified (recorded in its resumes.json)")
 	fs.bind(c, "",
 		setting{"out", "out", "comparison folder (required)"},
 		setting{"seeds", "seeds", "runs per method, with seeds 1..N"},
 		setting{"threshold", "threshold", "training reward whose moving mean counts as reached"},
 		setting{"window", "window", "moving-mean window in steps"},
 		setting{"init", "init", "reuse this warm-up checkpoint instead of making one"},
+		setting{"accept_missing_checksums", acceptMissingFlag, "continue a run whose checkpoint's checksums.json is gone, unverified (recorded in its resumes.json)"},
 		setting{"warmups", "warmups", "warm-ups to make (warm-up w with seed w): every method trains with every seed from each, so an interval covers the warm-up's variance too (0 or 1: one warm-up)"},
 	)
 	fs.Func("task", "task for warm-up and training (default "+c.Train.Task+")", func(s string) error {
