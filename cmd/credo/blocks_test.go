@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/credo-rl/credo/replay"
 )
 
 // TestBlocks runs the block diagnostic on a converted tiny model: the
@@ -30,6 +33,24 @@ func TestBlocks(t *testing.T) {
 	} {
 		if code, _, stderr := credo(ctx, append([]string{"blocks"}, tc.args...)...); code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, %q", tc.args, code, stderr)
+		}
+	}
+}
+
+// TestBlocksInWords: sft's closing line says in words whether the policy
+// reads its blocks, with the figure it rests on.
+func TestBlocksInWords(t *testing.T) {
+	for _, tc := range []struct {
+		gain float64
+		want string
+	}{
+		{0.01, "hardly reads"},
+		{0.098, "reads its information blocks a little"},
+		{0.30, "reads its information blocks (with"},
+	} {
+		got := blocksInWords(replay.BlockReport{RightOverWrong: tc.gain})
+		if !strings.Contains(got, tc.want) || !strings.Contains(got, fmt.Sprintf("%.3f nats per token", tc.gain)) {
+			t.Errorf("%.3f: %q, want %q", tc.gain, got, tc.want)
 		}
 	}
 }
