@@ -42,7 +42,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	p, err := policy.Load(*dir)
 	if err != nil {
-		return err
+		return usageError{fmt.Errorf("--init: %w", err)}
 	}
 	cal, err := lab.Calibrate(ctx, p, t, t.Rewards(), c, stderr)
 	if err != nil {

@@ -133,6 +133,12 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"sample", "--model", init, "--prompt", "hi", "--temperature", "NaN"}, "--temperature"},
 		{[]string{"sample", "--model", init, "--prompt", "hi", "--top-p", "Inf"}, "--top-p"},
 		{[]string{"serve-model", "--model", init, "--max-n", "0"}, "--max-n"},
+		// A name that points nowhere is bad usage too (issue 27: these exited 1).
+		{[]string{"report", filepath.Join(dir, "absent")}, "neither a compare directory"},
+		{[]string{"serve", "--addr", "bad:addr:x"}, "--addr"},
+		{[]string{"serve-model", "--model", init, "--addr", "bad:addr:x"}, "--addr"},
+		{[]string{"import-gguf", "--gguf", filepath.Join(dir, "absent.gguf"), "--out", out}, "--gguf"},
+		{[]string{"calibrate", "--init", filepath.Join(dir, "absent"), "--task", "toolcall"}, "--init"},
 	} {
 		code, _, errw := credo(ctx, tc.args...)
 		if code != 2 || !strings.Contains(errw, tc.want) {

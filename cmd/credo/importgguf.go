@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
@@ -38,6 +39,9 @@ func runImportGGUF(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	f, closer, err := gguf.Open(*in)
+	if errors.Is(err, os.ErrNotExist) {
+		return usageError{fmt.Errorf("--gguf: %w", err)}
+	}
 	if err != nil {
 		return err
 	}

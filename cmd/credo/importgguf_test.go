@@ -42,7 +42,7 @@ func TestImportGGUF(t *testing.T) {
 		{[]string{"--gguf", in}, 2, "--gguf and --out are required"},
 		{[]string{"--gguf", in, "--out", filepath.Join(dir, "x"), "--dtype", "int8"}, 2, `--dtype "int8"`},
 		{[]string{"--gguf", in, "--out", out}, 2, "pass --replace"},
-		{[]string{"--gguf", filepath.Join(dir, "none.gguf"), "--out", filepath.Join(dir, "y")}, 1, "no such file"},
+		{[]string{"--gguf", filepath.Join(dir, "none.gguf"), "--out", filepath.Join(dir, "y")}, 2, "no such file"}, // a name that points nowhere: bad usage
 		{[]string{"--gguf", filepath.Join(dir, "hf", "config.json"), "--out", filepath.Join(dir, "z")}, 1, "not a GGUF file"},
 	} {
 		code, _, stderr := credo(ctx, append([]string{"import-gguf"}, tc.args...)...)

@@ -34,6 +34,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{fmt.Errorf("--threshold and --window must not be negative")}
 	}
 	c, err := report.Load(dirs[0])
+	if err != nil && !exists(filepath.Join(dirs[0], "compare.json")) && !exists(filepath.Join(dirs[0], "config.json")) {
+		return usageError{err} // a folder named by mistake: bad usage, exit 2
+	}
 	if err != nil {
 		return err
 	}

@@ -88,8 +88,8 @@ func TestReportUsage(t *testing.T) {
 		{[]string{"--bogus", dir}, true, false, "unknown flag --bogus"},
 		{[]string{"--help"}, false, true, "Usage: credo report [flags] DIR"},
 		{[]string{dir, "-h"}, false, true, "--threshold float"},
-		{[]string{filepath.Join(dir, "absent")}, false, false, "neither a compare directory"},
-		{[]string{"--", "-odd"}, false, false, "-odd is neither"},
+		{[]string{filepath.Join(dir, "absent")}, true, false, "neither a compare directory"},
+		{[]string{"--", "-odd"}, true, false, "-odd is neither"},
 	} {
 		var out, errw bytes.Buffer
 		err := runReport(ctx, tc.args, &out, &errw)

@@ -66,6 +66,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{fmt.Errorf("--model: %w", err)}
 	}
+	if _, err := net.ResolveTCPAddr("tcp", *addr); err != nil {
+		return usageError{fmt.Errorf("--addr: %w", err)} // malformed; a busy port is a failure (exit 1)
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

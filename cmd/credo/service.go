@@ -74,6 +74,9 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageError{err}
 	}
 	defer srv.Close()
+	if _, err := net.ResolveTCPAddr("tcp", *addr); err != nil {
+		return usageError{fmt.Errorf("--addr: %w", err)} // malformed; a busy port is a failure (exit 1)
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
