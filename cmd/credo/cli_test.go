@@ -51,6 +51,19 @@ func TestHelp(t *testing.T) {
 	if code, _, errw := credo(ctx, "help", "chess"); code != 2 || !strings.Contains(errw, `unknown command "chess"`) {
 		t.Errorf("help chess: exit %d, %q", code, errw)
 	}
+	// train's flags come in sections, each flag once (issue 27: 70 flags
+	// in one list).
+	_, out, _ = credo(ctx, "help", "train")
+	for _, section := range []string{"\nWhat to train:\n", "\nSampling:\n", "\nUpdate:\n", "\nCredit (", "\nVerifiers:\n", "\nEvaluation, logs and checkpoints:\n"} {
+		if !strings.Contains(out, section) {
+			t.Errorf("help train has no section %q", section)
+		}
+	}
+	for _, fl := range []string{"--lr float", "--place-beta float", "--init string", "--eval-every int"} {
+		if n := strings.Count(out, "\n  "+fl+"\n"); n != 1 {
+			t.Errorf("help train lists %s %d times", fl, n)
+		}
+	}
 	// A subcommand's help (issue 27: `credo help prm train` exited 2).
 	for _, sub := range []string{"train", "eval"} {
 		if code, out, errw := credo(ctx, "help", "prm", sub); code != 0 || !strings.Contains(out, "Usage: credo prm "+sub) {

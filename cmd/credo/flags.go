@@ -32,6 +32,7 @@ type flags struct {
 	stderr   io.Writer         // where a deprecated name's notice goes
 	keys     map[string]string // config key → flag name
 	aliases  map[string]string // deprecated flag name → its flag now
+	groups   []flagGroup       // --help's sections (none: one list)
 }
 
 func newFlags(cmd, synopsis string, stdout, stderr io.Writer) *flags {
@@ -142,27 +143,31 @@ func (f *flags) help(w io.Writer) {
 	if usage == "" {
 		usage = "Usage: credo " + f.cmd + " [flags]"
 	}
-	fmt.Fprintf(w, "%s\n\n%s\n\nFlags:\n", usage, f.synopsis)
-	f.VisitAll(func(fl *flag.Flag) {
-		if _, ok := f.aliases[fl.Name]; ok {
-			return // listed at the end
-		}
-		kind, text := flag.UnquoteUsage(fl)
-		if k, ok := fl.Value.(interface{ kind() string }); ok {
-			kind = k.kind()
-		}
-		line := "  --" + fl.Name
-		if kind != "" {
-			line += " " + kind
-		}
-		fmt.Fprintf(w, "%s\n    \t%s", line, strings.ReplaceAll(text, "\n", "\n    \t"))
-		if d := fl.DefValue; d != "" && d != "0" && d != "false" && d != "0s" {
-			if kind == "string" {
-				d = strconv.Quote(d)
+	fmt.Fprintf(w, "%s\n\n%s\n", usage, f.synopsis)
+	listed := map[string]bool{}
+	for _, g := range f.groups {
+		fmt.Fprintf(w, "\n%s:\n", g.title)
+		for _, name := range g.names {
+			if fl := f.Lookup(name); fl != nil && !listed[name] {
+				f.writeFlag(w, fl)
+				listed[name] = true
 			}
-			fmt.Fprintf(w, " (default %s)", d)
 		}
-		fmt.Fprintln(w)
+	}
+	title := "Flags"
+	if len(f.groups) > 0 {
+		title = "Other flags"
+	}
+	header := false
+	f.VisitAll(func(fl *flag.Flag) {
+		if _, ok := f.aliases[fl.Name]; ok || listed[fl.Name] {
+			return // aliases are listed at the end
+		}
+		if !header {
+			fmt.Fprintf(w, "\n%s:\n", title)
+			header = true
+		}
+		f.writeFlag(w, fl)
 	})
 	if len(f.aliases) > 0 {
 		var old []string
@@ -171,6 +176,38 @@ func (f *flags) help(w io.Writer) {
 		}
 		fmt.Fprintf(w, "\nDeprecated names, still accepted: %s\n", strings.Join(old, ", "))
 	}
+}
+
+// flagGroup is a titled set of flags that --help lists together.
+type flagGroup struct {
+	title string
+	names []string // flag names, in the order listed
+}
+
+// group makes --help list the named flags under title, in this order,
+// after the groups before it; flags in no group follow as "Other flags".
+func (f *flags) group(title string, names ...string) {
+	f.groups = append(f.groups, flagGroup{title, names})
+}
+
+// writeFlag is one flag's entry in --help: name, kind, help, default.
+func (f *flags) writeFlag(w io.Writer, fl *flag.Flag) {
+	kind, text := flag.UnquoteUsage(fl)
+	if k, ok := fl.Value.(interface{ kind() string }); ok {
+		kind = k.kind()
+	}
+	line := "  --" + fl.Name
+	if kind != "" {
+		line += " " + kind
+	}
+	fmt.Fprintf(w, "%s\n    \t%s", line, strings.ReplaceAll(text, "\n", "\n    \t"))
+	if d := fl.DefValue; d != "" && d != "0" && d != "false" && d != "0s" {
+		if kind == "string" {
+			d = strconv.Quote(d)
+		}
+		fmt.Fprintf(w, " (default %s)", d)
+	}
+	fmt.Fprintln(w)
 }
 
 // explain turns a configuration error into a usage error whose problems

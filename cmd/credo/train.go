@@ -152,6 +152,28 @@ func trainCommand(fs *flags, c *rl.Config) (configFile *string, resume *bool) {
 func trainFlags(fs *flags, c *rl.Config) {
 	fs.bind(c, "", trainSettings()...)
 	fs.deprecate(trainAliases)
+	trainGroups(fs)
+}
+
+// trainGroups sorts train's ~70 flags into sections for --help (issue 27:
+// one unordered list). A flag in none of them is listed under "Other".
+func trainGroups(fs *flags) {
+	names := func(ss []setting) []string {
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = s.flag
+		}
+		return out
+	}
+	fs.group("What to train", "init", "out", "task", "task-seed", "difficulty", "method", "prm", "judge", "reward-weight",
+		"config", "resume", acceptMissingFlag)
+	fs.group("Sampling", "steps", "prompts", "group", "dynamic-sampling", "max-tokens", "temperature", "top-p", "seed")
+	fs.group("Update", append([]string{"lr", "lr-warmup", "lr-min-ratio", "clip-low", "clip-high", "kl-coef", "loss-agg", "updates"},
+		append(names(adamSettings()), names(memorySettings())...)...)...)
+	fs.group("Credit (docs/ALGORITHMS.md has every formula)", names(creditSettings())...)
+	fs.group("Verifiers", "verify-workers", "verify-timeout", "max-verify-errors")
+	fs.group("Evaluation, logs and checkpoints", "eval-every", "eval-prompts", "eval-samples", "checkpoint-every",
+		"keep-checkpoints", "samples-per-step", "block-every")
 }
 
 // applyBase puts the flags given on the command line (args, already
