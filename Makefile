@@ -69,6 +69,19 @@ bench-python:
 	$(if $(CREDO_BIN),,go build -buildvcs=auto -o bin/credo ./cmd/credo)
 	"$$(scripts/python/venv.sh client)/bin/python" clients/python/bench/bench_client.py --serve $(SERVE_BIN)
 
+# The fixtures from Hugging Face's own libraries, in the pinned client
+# environment: transformers' Llama, Qwen2 and Qwen3 logits and gradients
+# (model/testdata/transformers) and tokenizers' Qwen3 ids of the shared
+# benchmark text (tokenizer/testdata/tokenizers_qwen3.json; needs
+# ../shared/data). Tests read the committed output and never need PyPI, so
+# test does not depend on this. (scripts/reference.py, credo's own PyTorch
+# decoder, runs with Debian's python3-torch instead: see its docstring.)
+.PHONY: fixtures
+fixtures:
+	py="$$(scripts/python/venv.sh client)/bin/python" && \
+	  "$$py" scripts/transformers_reference.py model/testdata/transformers && \
+	  "$$py" scripts/tokenizers_reference.py ../shared/data tokenizer/testdata/tokenizers_qwen3.json
+
 # Speed: credo's training step beside PyTorch's, and sampling.
 bench:
 	scripts/bench.sh
