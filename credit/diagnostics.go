@@ -19,7 +19,11 @@ import (
 // trainer's: it owns the clock.
 func diagnose(v *view, rel func(k, i int) []float64, m Metrics) {
 	pairs, skipped := 0, 0
-	var scratch, abs []float64
+	var scratch, abs, strength []float64
+	// Uniform relevance hands out one row for every pair: its
+	// concentration is computed once (the same values give the same bits).
+	var last []float64
+	var lastConc float64
 	for k := range v.k {
 		var conc, loc float64
 		nConc, nLoc := 0, 0
@@ -31,18 +35,26 @@ func diagnose(v *view, rel func(k, i int) []float64, m Metrics) {
 			if !v.varies[k][i] {
 				skipped++
 			}
-			q := rel(k, i)
-			if q == nil {
+			row := rel(k, i)
+			if row == nil {
 				continue
 			}
-			q, abs = magnitude(q, abs)
-			var c float64
-			if c, scratch = concentration(q, scratch); c > 0 {
+			var q []float64
+			q, abs = magnitude(row, abs)
+			c := lastConc
+			if len(row) == 0 || len(row) != len(last) || &row[0] != &last[0] {
+				c, scratch = concentration(q, scratch)
+				last, lastConc = row, c
+			}
+			if c > 0 {
 				conc += c
 				nConc++
 			}
 			if vd := v.verdict(k, i); vd != nil && v.b.Offsets != nil {
-				if l, ok := localization(q, reward.TokenStrengths(vd.Spans, v.b.Offsets[i])); ok {
+				offsets := v.b.Offsets[i]
+				strength = slices.Grow(strength[:0], len(offsets))[:len(offsets)]
+				reward.FillTokenEffects(strength, nil, vd.Spans, offsets)
+				if l, ok := localization(q, strength); ok {
 					loc += l
 					nLoc++
 				}
@@ -96,6 +108,14 @@ func uniformRelevance(v *view) func(k, i int) []float64 {
 // concentration is the smallest share of the tokens that holds 80% of q's
 // total: sort q in decreasing order and count until the running sum reaches
 // 0.8·Σq. It is 0 (undefined) when q has no mass. scratch is reused.
+//
+// Only the largest values are summed, and a concentrated q reaches the
+// goal after a few, so they are taken off a max-heap one at a time rather
+// than sorting all of q; after len(q)/8 of them the rest is sorted instead
+// (a flat q needs most). Either way the running sum adds the same values
+// in the same decreasing order as a full sort would, so every bit is the
+// same (equal values are interchangeable, and q ≥ 0 holds no NaN once
+// Σq > 0).
 func concentration(q, scratch []float64) (float64, []float64) {
 	var total float64
 	for _, x := range q {
@@ -104,17 +124,50 @@ func concentration(q, scratch []float64) (float64, []float64) {
 	if !(total > 0) {
 		return 0, scratch
 	}
-	scratch = append(scratch[:0], q...)
-	slices.Sort(scratch)
 	goal := 0.8 * total * (1 - 1e-12) // the tolerance keeps ties at the goal from rounding up
+	n := len(q)
+	scratch = append(scratch[:0], q...)
+	h := scratch
+	for j := n/2 - 1; j >= 0; j-- {
+		siftDown(h, j)
+	}
 	var run float64
-	for j := len(scratch) - 1; j >= 0; j-- {
-		run += scratch[j]
+	end := n // h[:end] is the heap; h[end:] the values taken, largest last
+	for ; end > 0 && n-end < max(8, n/8); end-- {
+		run += h[0]
 		if run >= goal {
-			return float64(len(scratch)-j) / float64(len(scratch)), scratch
+			return float64(n-end+1) / float64(n), scratch
+		}
+		h[0], h[end-1] = h[end-1], h[0]
+		siftDown(h[:end-1], 0)
+	}
+	rest := h[:end] // every value in it is at most the ones taken
+	slices.Sort(rest)
+	for j := end - 1; j >= 0; j-- {
+		run += rest[j]
+		if run >= goal {
+			return float64(n-j) / float64(n), scratch
 		}
 	}
 	return 1, scratch
+}
+
+// siftDown restores the max-heap property of h below index j.
+func siftDown(h []float64, j int) {
+	for {
+		c := 2*j + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h[c+1] > h[c] {
+			c++
+		}
+		if !(h[c] > h[j]) {
+			return
+		}
+		h[j], h[c] = h[c], h[j]
+		j = c
+	}
 }
 
 // localization is (share of q on the checked tokens) / (their share of the

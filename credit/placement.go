@@ -145,6 +145,7 @@ type placer struct {
 	w      []float64
 	capped []bool
 	sorted []float64
+	prefix []float64
 }
 
 // weights returns the placement of relevance q (ALGORITHMS.md §2):
@@ -256,9 +257,14 @@ func (p *placer) clipShift(d []float64, L float64) {
 	p.sorted = append(p.sorted[:0], d...)
 	x := p.sorted
 	slices.Sort(x)
-	var target float64
+	// prefix[j] = x[0] + … + x[j−1], added in that order: the last is
+	// the target, and the rest let clipSum.below skip most of the sums.
+	p.prefix = append(p.prefix[:0], 0)
+	var target, abs float64
 	for _, v := range x {
 		target += v
+		abs += math.Abs(v)
+		p.prefix = append(p.prefix, target)
 	}
 	if L <= 0 {
 		for t := range d {
@@ -268,20 +274,14 @@ func (p *placer) clipShift(d []float64, L float64) {
 	}
 	// f(λ) = Σ clip(x + λ) is continuous and nondecreasing, from −nL at
 	// lo to nL at hi.
-	f := func(lambda float64) float64 {
-		var s float64
-		for _, v := range x {
-			s += min(L, max(-L, v+lambda))
-		}
-		return s
-	}
+	f := clipSum{x: x, prefix: p.prefix, L: L, target: target, abs: abs, exact: !finite(abs) || !finite(L)}
 	lo, hi := -L-x[n-1], L-x[0]
 	for range 200 {
 		mid := lo + (hi-lo)/2
 		if mid <= lo || mid >= hi {
 			break
 		}
-		if f(mid) < target {
+		if f.below(mid) {
 			lo = mid
 		} else {
 			hi = mid
@@ -308,6 +308,82 @@ func (p *placer) clipShift(d []float64, L float64) {
 	for t, v := range d {
 		d[t] = min(L, max(-L, v+lambda))
 	}
+}
+
+// clipSum decides, for clipShift's bisection, whether
+//
+//	f(λ) = clip(x[0] + λ) + clip(x[1] + λ) + … + clip(x[n−1] + λ),  clip(y) = min(L, max(−L, y))
+//
+// summed in floating point in that order, is below target. The bisection
+// takes its steps from these answers, so they must be those of that sum
+// bit for bit; but only near the root does the rounding decide them. On
+// sorted x the clipped entries are a prefix (at −L) and a suffix (at L),
+// found by binary search, and the free ones sum to prefix[b] − prefix[a]
+// + (b − a)·λ, so
+//
+//	F = (n − a − b)·L + (prefix[b] − prefix[a]) + (b − a)·λ
+//
+// is f up to rounding, and |f − F| ≤ E = 2(2n + 9)·u·(nL + Σ|x| + n|λ|),
+// u = 2⁻⁵³ (the sequential sum's error γ_n·nL, the prefix sums' 2γ_n·Σ|x|,
+// and the few operations of F itself, with a margin of 2). Outside ±E of
+// the target the sign of F − target is that of f − target; inside, f is
+// summed as clipShift always summed it.
+type clipSum struct {
+	x, prefix []float64 // x sorted, prefix[j] = x[0] + … + x[j−1]
+	L, target float64
+	abs       float64 // Σ|x|
+	exact     bool    // an infinite or NaN entry (or L): always sum, as first written
+}
+
+// below reports whether f(λ) < target, as the sequential sum says.
+func (c *clipSum) below(lambda float64) bool {
+	x, L, n := c.x, c.L, len(c.x)
+	if c.exact {
+		var s float64
+		for _, v := range x {
+			s += min(L, max(-L, v+lambda))
+		}
+		return s < c.target
+	}
+	a := searchFloats(x, func(v float64) bool { return v+lambda > -L }) // x[:a] clip to −L
+	b := searchFloats(x, func(v float64) bool { return v+lambda >= L }) // x[b:] clip to L
+	nf := float64(n)
+	F := float64(n-a-b)*L + (c.prefix[b] - c.prefix[a]) + float64(b-a)*lambda
+	E := 2 * (2*nf + 9) * 0x1p-53 * (nf*L + c.abs + nf*math.Abs(lambda))
+	switch d := F - c.target; {
+	case d > E:
+		return false
+	case d < -E:
+		return true
+	}
+	// The sum itself, its terms as min(L, max(−L, x + λ)) gives them: −L
+	// below a, x + λ between, L from b on.
+	var s float64
+	for range a {
+		s += -L
+	}
+	for _, v := range x[a:b] {
+		s += v + lambda
+	}
+	for range n - b {
+		s += L
+	}
+	return s < c.target
+}
+
+// searchFloats is the first index of sorted x at which ok holds, ok being
+// false then true along x (len(x) when it never holds).
+func searchFloats(x []float64, ok func(float64) bool) int {
+	lo, hi := 0, len(x)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ok(x[m]) {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
 }
 
 // waterfill caps w at κ ≥ 1 and rescales the uncapped weights so the mean

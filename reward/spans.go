@@ -35,23 +35,65 @@ func TokenStrengths(spans []Span, offsets [][2]int) []float64 {
 func TokenEffects(spans []Span, offsets [][2]int) ([]float64, []Effect) {
 	strength := make([]float64, len(offsets))
 	effect := make([]Effect, len(offsets))
+	FillTokenEffects(strength, effect, spans, offsets)
+	return strength, effect
+}
+
+// FillTokenEffects is TokenEffects into the caller's slices, which must
+// have len(offsets) entries; effect may be nil when only the strengths are
+// wanted. Both are overwritten.
+//
+// When the offsets' starts and ends are both nondecreasing (any tokenizer's
+// are), a span can only overlap the tokens t with end[t] ≥ span start and
+// start[t] ≤ span end, a contiguous range found by binary search; only
+// those are tested, with the same test and in the same order as a scan of
+// every token, so the result is the same.
+func FillTokenEffects(strength []float64, effect []Effect, spans []Span, offsets [][2]int) {
+	clear(strength)
+	clear(effect)
+	sorted := true
+	for t := 1; t < len(offsets) && sorted; t++ {
+		sorted = offsets[t-1][0] <= offsets[t][0] && offsets[t-1][1] <= offsets[t][1]
+	}
 	for _, s := range spans {
 		if s.End < s.Start {
 			continue
 		}
+		lo, hi := 0, len(offsets)
+		if sorted {
+			lo = searchOffsets(offsets, func(o [2]int) bool { return o[1] >= s.Start })
+			hi = lo + searchOffsets(offsets[lo:], func(o [2]int) bool { return o[0] > s.End })
+		}
 		w, e := s.Weight(), max(Lowered, min(Raised, s.Effect))
-		for t, o := range offsets {
-			if !overlaps(s, o) || w < strength[t] {
+		for t := lo; t < hi; t++ {
+			if !overlaps(s, offsets[t]) || w < strength[t] {
 				continue
 			}
 			if w > strength[t] {
-				strength[t], effect[t] = w, e
-			} else if w > 0 { // a tie between spans
+				strength[t] = w
+				if effect != nil {
+					effect[t] = e
+				}
+			} else if w > 0 && effect != nil { // a tie between spans
 				effect[t] = min(effect[t], e)
 			}
 		}
 	}
-	return strength, effect
+}
+
+// searchOffsets is the first index whose offset satisfies ok, which holds
+// for a suffix of offsets (len(offsets) when none).
+func searchOffsets(offsets [][2]int, ok func([2]int) bool) int {
+	lo, hi := 0, len(offsets)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ok(offsets[m]) {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
 }
 
 func overlaps(s Span, o [2]int) bool {
