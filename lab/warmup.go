@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -118,11 +119,26 @@ type WarmupReport struct {
 
 // WarmUp trains a policy on the task's demonstrations with the loss on
 // response tokens only, evaluates it on the test split, and saves it to out.
-func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*policy.Policy, WarmupReport, error) {
+func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer, opts ...WarmupOption) (*policy.Policy, WarmupReport, error) {
 	var rep WarmupReport
+	var r warmupRun
+	for _, o := range opts {
+		o(&r)
+	}
 	t, p, err := c.start()
 	if err != nil {
 		return nil, rep, err
+	}
+	var ck *warmupCheckpoint
+	if r.dir != "" {
+		got, ok, err := loadWarmupCheckpoint(r.dir, c)
+		if err != nil {
+			return nil, rep, err
+		}
+		if ok {
+			ck, p = &got, got.p
+			fmt.Fprintf(log, "resuming the warm-up from %s (step %d of %d)\n", r.dir, got.state.Step, c.Steps)
+		}
 	}
 	demos := t.Demos(c.Demos, c.Seed, c.Demo)
 	seqs, masks, skipped := demoSequences(demos, p.Tok, p.Model.Config.MaxPositionEmbeddings)
@@ -131,10 +147,12 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer) (*po
 		return nil, rep, fmt.Errorf("warm-up: every demonstration is longer than the model's context")
 	}
 	heldSeqs, heldMasks := heldOutDemos(t, p.Tok, c, demos, p.Model.Config.MaxPositionEmbeddings)
-	if rep.HeldOutBefore, err = tokenAccuracy(ctx, p.Model, heldSeqs, heldMasks); err != nil {
+	if ck != nil {
+		rep.HeldOutBefore = ck.state.HeldOutBefore
+	} else if rep.HeldOutBefore, err = tokenAccuracy(ctx, p.Model, heldSeqs, heldMasks); err != nil {
 		return nil, rep, err
 	}
-	if err := c.train(ctx, p, seqs, masks, &rep, log); err != nil {
+	if err := c.train(ctx, p, seqs, masks, &rep, log, r, ck); err != nil {
 		return nil, rep, err
 	}
 	if rep.HeldOutAfter, err = tokenAccuracy(ctx, p.Model, heldSeqs, heldMasks); err != nil {
@@ -172,8 +190,10 @@ func (c WarmupConfig) start() (task.Task, *policy.Policy, error) {
 
 // train takes c.Steps supervised steps of c.Batch demonstrations, drawn in
 // shuffled epochs, and stops when rl.MaxSkippedSteps updates in a row
-// could not be applied.
-func (c WarmupConfig) train(ctx context.Context, p *policy.Policy, seqs [][]int32, masks [][]float32, rep *WarmupReport, log io.Writer) error {
+// could not be applied. From a checkpoint (ck non-nil) it restores the
+// optimizer, draws the batches of the steps done again (discarding them)
+// and goes on from there; with r.dir it keeps checkpoints there.
+func (c WarmupConfig) train(ctx context.Context, p *policy.Policy, seqs [][]int32, masks [][]float32, rep *WarmupReport, log io.Writer, r warmupRun, ck *warmupCheckpoint) error {
 	tr, err := optim.NewUpdater(p.Model, c.Optimizer, optim.CrossEntropy{})
 	if err != nil {
 		return err
@@ -181,30 +201,40 @@ func (c WarmupConfig) train(ctx context.Context, p *policy.Policy, seqs [][]int3
 	if err := tr.SetMemory(c.Memory); err != nil {
 		return &settings.Error{Err: err}
 	}
-	rng := rand.New(rand.NewPCG(c.Seed, 0x5f7))
-	order := rng.Perm(len(seqs))
-	next := 0
-	sched := c.Schedule
-	sched.Steps = c.Steps
-	bar := progress.New(log, "warm-up", 0, c.Steps)
-	defer bar.Done()
-	start := time.Now()
-	stuck := 0 // steps in a row whose update was skipped
-	for step := range c.Steps {
-		if err := ctx.Err(); err != nil {
+	b := newBatcher(c.Seed, seqs, masks)
+	first, prior := 0, 0.0
+	if ck != nil {
+		if err := tr.SetOptimizerState(ck.mom, ck.vel, ck.state.Updates); err != nil {
 			return err
 		}
-		bs := make([][]int32, c.Batch)
-		bm := make([][]float32, c.Batch)
-		for i := range bs {
-			if next == len(order) {
-				order, next = rng.Perm(len(seqs)), 0
-			}
-			bs[i], bm[i] = seqs[order[next]], masks[order[next]]
-			next++
-			rep.Tokens += len(bs[i])
+		first, prior = ck.state.Step, ck.state.Seconds
+		for range first {
+			rep.Tokens += b.next(c.Batch).tokens
 		}
-		st, err := tr.Step(ctx, bs, optim.TokenInputs{Mask: bm}, sched.At(step))
+	}
+	sched := c.Schedule
+	sched.Steps = c.Steps
+	bar := progress.New(log, "warm-up", first, c.Steps)
+	defer bar.Done()
+	start := time.Now()
+	save := func(done int) error {
+		if r.dir == "" {
+			return nil
+		}
+		return saveWarmupCheckpoint(r.dir, c, p, tr, warmupState{Step: done, Updates: tr.Steps(),
+			HeldOutBefore: rep.HeldOutBefore, Seconds: prior + time.Since(start).Seconds()})
+	}
+	stuck := 0 // steps in a row whose update was skipped
+	for step := first; step < c.Steps; step++ {
+		if err := ctx.Err(); err != nil {
+			if step > first {
+				err = errors.Join(err, save(step))
+			}
+			return err
+		}
+		bt := b.next(c.Batch)
+		rep.Tokens += bt.tokens
+		st, err := tr.Step(ctx, bt.seqs, optim.TokenInputs{Mask: bt.masks}, sched.At(step))
 		if err != nil {
 			return fmt.Errorf("warm-up step %d: %w", step+1, err)
 		}
@@ -216,11 +246,52 @@ func (c WarmupConfig) train(ctx context.Context, p *policy.Policy, seqs [][]int3
 				step+1, stuck, c.Peak, c.Optimizer.WeightDecay)
 		}
 		rep.FinalLoss = st.Loss
+		if r.every > 0 && (step+1)%r.every == 0 && step+1 < c.Steps {
+			if err := save(step + 1); err != nil {
+				return err
+			}
+		}
 		el := time.Since(start).Seconds()
-		bar.Update(step+1, fmt.Sprintf("loss %.3f | %.0f tok/s", st.Loss, float64(rep.Tokens)/el))
+		bar.Update(step+1, fmt.Sprintf("loss %.3f | %.0f tok/s", st.Loss, float64(rep.Tokens)/(prior+el)))
 	}
-	rep.Seconds = time.Since(start).Seconds()
+	rep.Seconds = prior + time.Since(start).Seconds()
 	return nil
+}
+
+// batcher draws batches of demonstrations in shuffled epochs from a seed:
+// the same seed draws the same batches, which a resumed warm-up relies on.
+type batcher struct {
+	rng   *rand.Rand
+	order []int
+	pos   int
+	seqs  [][]int32
+	masks [][]float32
+}
+
+func newBatcher(seed uint64, seqs [][]int32, masks [][]float32) *batcher {
+	rng := rand.New(rand.NewPCG(seed, 0x5f7))
+	return &batcher{rng: rng, order: rng.Perm(len(seqs)), seqs: seqs, masks: masks}
+}
+
+// batch is one step's demonstrations.
+type batch struct {
+	seqs   [][]int32
+	masks  [][]float32
+	tokens int
+}
+
+// next draws n demonstrations, starting a new shuffled epoch when one ends.
+func (b *batcher) next(n int) batch {
+	out := batch{seqs: make([][]int32, n), masks: make([][]float32, n)}
+	for i := range n {
+		if b.pos == len(b.order) {
+			b.order, b.pos = b.rng.Perm(len(b.seqs)), 0
+		}
+		out.seqs[i], out.masks[i] = b.seqs[b.order[b.pos]], b.masks[b.order[b.pos]]
+		b.pos++
+		out.tokens += len(out.seqs[i])
+	}
+	return out
 }
 
 // evaluate adds the greedy evaluation on c.Eval's test prompts and, for a

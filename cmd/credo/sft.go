@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/settings"
@@ -19,10 +20,14 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	c := lab.DefaultWarmup()
 	fs := newFlags("sft", "Warms a policy up on a task's demonstrations (loss on response tokens only) and\n"+
 		"writes a checkpoint folder that `credo sample`, `credo eval` and `credo train` load.\n"+
-		"--out must be new or empty unless --replace is given; nothing is written until the\n"+
-		"warm-up has finished.", stdout, stderr)
+		"--out must be new or empty unless --replace is given. While it trains, the warm-up\n"+
+		"keeps its state in --out/"+sftCheckpointDir+" (every --checkpoint-every steps and on Ctrl-C);\n"+
+		"the same command with --resume continues from there. The finished policy replaces\n"+
+		"--out whole.", stdout, stderr)
 	out := fs.String("out", "", "checkpoint folder to write (required)")
-	replace := fs.Bool("replace", false, "overwrite --out if it already holds something (the old folder stays until the new one is complete)")
+	replace := fs.Bool("replace", false, "overwrite --out if it already holds something, a warm-up checkpoint included (the old folder stays until the new one is complete)")
+	resume := fs.Bool("resume", false, "continue the warm-up from --out/"+sftCheckpointDir+" (made by the same command, same settings)")
+	every := fs.Int("checkpoint-every", 200, "steps between warm-up checkpoints (0: only on Ctrl-C)")
 	warmupFlags(fs, &c)
 	if err := fs.parse(args); err != nil {
 		return err
@@ -30,7 +35,8 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *out == "" {
 		return usageError{errors.New("--out is required")}
 	}
-	if err := checkOut(*out, "out", *replace); err != nil {
+	ckpt := filepath.Join(*out, sftCheckpointDir)
+	if err := sftOut(*out, ckpt, *replace, *resume, *every); err != nil {
 		return err
 	}
 	if err := c.Validate(); err != nil {
@@ -44,10 +50,15 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := lock.RemoveAbandoned(filepath.Dir(filepath.Clean(*out)), stderr); err != nil {
 		return err
 	}
-	p, rep, err := lab.WarmUp(ctx, c, "", stderr)
+	if *replace {
+		if err := os.RemoveAll(ckpt); err != nil { // --replace starts over
+			return err
+		}
+	}
+	p, rep, err := lab.WarmUp(ctx, c, "", stderr, lab.Checkpoints(ckpt, *every))
 	if err != nil {
 		if ctx.Err() != nil {
-			return interrupted{fmt.Sprintf("\ninterrupted: a warm-up keeps no checkpoint, so nothing was written to %s.\nrun the same command again to start it over: credo sft %s", *out, shellQuote(args))}
+			return sftInterrupted(*out, ckpt, args)
 		}
 		return fs.explain(err)
 	}
@@ -81,6 +92,40 @@ func blocksInWords(b replay.BlockReport) string {
 	default:
 		return "in plain words: the policy reads its information blocks (" + gain + "), as MRTPO needs"
 	}
+}
+
+// sftCheckpointDir is the folder inside --out where a warm-up keeps its
+// state until it finishes.
+const sftCheckpointDir = "warmup-checkpoint"
+
+// sftOut checks --out for the mode asked: new or empty (or --replace), or
+// with --resume a warm-up checkpoint to continue.
+func sftOut(out, ckpt string, replace, resume bool, every int) error {
+	switch {
+	case every < 0:
+		return usageError{errors.New("--checkpoint-every must not be negative")}
+	case resume && replace:
+		return usageError{errors.New("--resume continues a warm-up and --replace starts one over: pass one")}
+	case resume && !exists(ckpt):
+		return usageError{fmt.Errorf("--resume: %s holds no warm-up checkpoint (%s) to continue", out, sftCheckpointDir)}
+	case resume:
+		return nil
+	case !replace && exists(ckpt):
+		return usageError{fmt.Errorf("--out %s holds an unfinished warm-up (%s): continue it with --resume, or pass --replace to start over", out, sftCheckpointDir)}
+	}
+	return checkOut(out, "out", replace)
+}
+
+// sftInterrupted says what an interrupted sft kept and how to go on.
+func sftInterrupted(out, ckpt string, args []string) error {
+	if !exists(ckpt) {
+		os.Remove(out) // made for nothing: only if empty
+		return interrupted{fmt.Sprintf("\ninterrupted before the first checkpoint: nothing was kept in %s.\nrun the same command again to start over: credo sft %s", out, shellQuote(args))}
+	}
+	again := slices.DeleteFunc(slices.Clone(args), func(a string) bool {
+		return a == "--replace" || a == "-replace" || a == "--resume" || a == "-resume"
+	})
+	return interrupted{fmt.Sprintf("\ninterrupted: the warm-up's state is in %s.\ncontinue with: credo sft %s --resume", ckpt, shellQuote(again))}
 }
 
 // warmupFlags binds every warm-up setting to its flag (warmupSettings)
