@@ -9,8 +9,8 @@
 // docs/ALGORITHMS.md §6 states how the table judges methods.
 //
 // The page is built from an embedded html/template with inline CSS and
-// SVG drawn here; it names no external URL, so it opens offline and makes
-// no network request. Exact values are in SVG <title> and HTML title
+// SVG drawn by package report/plot; it names no external URL, so it opens
+// offline and makes no network request. Exact values are in SVG <title> and HTML title
 // attributes, shown on hover without any script.
 //
 // The package reads the files rl writes (metrics.jsonl, samples.jsonl,

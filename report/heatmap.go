@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/credo-rl/credo/report/plot"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -108,7 +109,7 @@ func pick(c *Comparison) []rolloutView {
 	}
 	var out []rolloutView
 	for i, cd := range cands {
-		color := methodColor(slices.Index(c.Methods, cd.run.Method))
+		color := plot.Color(slices.Index(c.Methods, cd.run.Method))
 		for _, s := range cd.samples[:take[i]] {
 			out = append(out, renderRollout(cd.run, color, s, cd.token))
 		}
@@ -127,14 +128,14 @@ func informative(s Sample) bool {
 func renderRollout(r *Run, color string, s Sample, tokenLevel bool) rolloutView {
 	toks := tokenTexts(s)
 	v := rolloutView{Method: r.Method, Color: color, Seed: r.Seed, Step: s.Step, Index: s.Index,
-		Prompt: s.Prompt, Tokens: len(toks), Shown: min(len(toks), maxTokens), Advantage: strconv.FormatFloat(s.Advantage, 'g', 4, 64), AdvExact: exact(s.Advantage), TokenLevel: tokenLevel || len(s.Relevance) > 0}
+		Prompt: s.Prompt, Tokens: len(toks), Shown: min(len(toks), maxTokens), Advantage: strconv.FormatFloat(s.Advantage, 'g', 4, 64), AdvExact: plot.Exact(s.Advantage), TokenLevel: tokenLevel || len(s.Relevance) > 0}
 	var names []string
 	for _, vd := range s.Verdicts {
 		names = append(names, vd.Reward)
-		vv := verdictView{Reward: vd.Reward, Score: exact(vd.Score), Reason: vd.Reason, Info: vd.Info, Skip: vd.Skip}
+		vv := verdictView{Reward: vd.Reward, Score: plot.Exact(vd.Score), Reason: vd.Reason, Info: vd.Info, Skip: vd.Skip}
 		var sp []string
 		for _, x := range vd.Spans {
-			sp = append(sp, fmt.Sprintf("[%d, %d)×%s", x.Start, x.End, exact(x.Weight())))
+			sp = append(sp, fmt.Sprintf("[%d, %d)×%s", x.Start, x.End, plot.Exact(x.Weight())))
 		}
 		vv.Spans = strings.Join(sp, " ")
 		v.Verdicts = append(v.Verdicts, vv)
@@ -209,7 +210,7 @@ func tokenLine(toks []string, vals, checked []float64, sym string, scale func(x 
 		style := ""
 		if t < len(vals) {
 			x := vals[t]
-			title += " " + sym + "=" + exact(x)
+			title += " " + sym + "=" + plot.Exact(x)
 			if top > 0 && !math.IsNaN(x) && !math.IsInf(x, 0) {
 				rel := x / top
 				style = scale(rel)
@@ -225,7 +226,7 @@ func tokenLine(toks []string, vals, checked []float64, sym string, scale func(x 
 		}
 		if t < len(checked) && checked[t] > 0 {
 			cls += " in"
-			title += " · checked ×" + exact(checked[t])
+			title += " · checked ×" + plot.Exact(checked[t])
 		}
 		b.WriteString(`<span class="` + cls + `"`)
 		if style != "" {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/internal/stats"
+	"github.com/credo-rl/credo/report/plot"
 	"github.com/credo-rl/credo/run"
 )
 
@@ -113,7 +114,7 @@ func buildPage(c *Comparison) page {
 	}
 	p.Seeds = strings.Join(seeds, ", ")
 	for i, m := range c.Methods {
-		p.Methods = append(p.Methods, methodView{Name: m, Color: methodColor(i), Swatch: swatch(i), Runs: len(c.MethodRuns(m))})
+		p.Methods = append(p.Methods, methodView{Name: m, Color: plot.Color(i), Swatch: plot.Swatch(i), Runs: len(c.MethodRuns(m))})
 	}
 	for _, r := range c.Runs {
 		if r.Incomplete {
@@ -140,10 +141,10 @@ func rewardCharts(c *Comparison, k string, rows []Row) rewardView {
 	if i := slices.IndexFunc(rows, func(r Row) bool { return r.Reward == k && !r.Headline && !math.IsNaN(r.Start) }); i >= 0 {
 		line, label = rows[i].Threshold, "½ gap"
 	}
-	curve := chart{Title: fmt.Sprintf("%s: training reward, moving mean over %d steps", k, c.Window),
+	curve := plot.Chart{Title: fmt.Sprintf("%s: training reward, moving mean over %d steps", k, c.Window),
 		HLine: line, HLabel: label, YMin: 0, YMax: 1}
-	conc := chart{Title: k + ": concentration (share of tokens holding 80% of q)", HLine: math.NaN(), YMin: 0, YMax: 1}
-	loc := chart{Title: k + ": localization (1 = none)", HLine: 1, HLabel: "none", YMin: 0, YMax: math.NaN()}
+	conc := plot.Chart{Title: k + ": concentration (share of tokens holding 80% of q)", HLine: math.NaN(), YMin: 0, YMax: 1}
+	loc := plot.Chart{Title: k + ": localization (1 = none)", HLine: 1, HLabel: "none", YMin: 0, YMax: math.NaN()}
 	for i, m := range c.Methods {
 		runs := c.MethodRuns(m)
 		curve.Series = append(curve.Series, band(m, i, runs, func(r *Run) []float64 {
@@ -156,10 +157,10 @@ func rewardCharts(c *Comparison, k string, rows []Row) rewardView {
 			loc.Series = append(loc.Series, s)
 		}
 	}
-	rv.Curve = curve.svg()
+	rv.Curve = curve.SVG()
 	if len(conc.Series)+len(loc.Series) > 0 {
 		rv.HasCredit = true
-		rv.Conc, rv.Loc = conc.svg(), loc.svg()
+		rv.Conc, rv.Loc = conc.SVG(), loc.SVG()
 	}
 	return rv
 }
@@ -167,8 +168,8 @@ func rewardCharts(c *Comparison, k string, rows []Row) rewardView {
 // band is method m's series over its runs (m is the i-th method, which
 // sets its colour and dash pattern): at each step the mean of the
 // runs' values, and (with two or more runs) their min and max.
-func band(m string, i int, runs []*Run, f func(*Run) []float64) series {
-	s := series{Name: m, Color: methodColor(i), Dash: methodDash(i)}
+func band(m string, i int, runs []*Run, f func(*Run) []float64) plot.Series {
+	s := plot.Series{Name: m, Color: plot.Color(i), Dash: plot.Dash(i)}
 	var all [][]float64
 	n := 0
 	for _, r := range runs {

@@ -1,4 +1,4 @@
-package report
+package plot
 
 import (
 	"math"
@@ -18,19 +18,20 @@ func TestTicks(t *testing.T) {
 		{0, 4.3, 5, []float64{0, 1, 2, 3, 4, 5}},
 		{2, 2, 5, []float64{2}},
 	} {
-		if got := ticks(tc.lo, tc.hi, tc.n); !slices.Equal(got, tc.want) {
-			t.Errorf("ticks(%v, %v, %d) = %v, want %v", tc.lo, tc.hi, tc.n, got, tc.want)
+		if got := Ticks(tc.lo, tc.hi, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("Ticks(%v, %v, %d) = %v, want %v", tc.lo, tc.hi, tc.n, got, tc.want)
 		}
 	}
 }
 
 func TestChartSVG(t *testing.T) {
-	c := chart{Title: "a <b>", HLine: 0.8, HLabel: "threshold", YMin: 0, YMax: 1, Series: []series{
+	nan := math.NaN()
+	c := Chart{Title: "a <b>", HLine: 0.8, HLabel: "threshold", YMin: 0, YMax: 1, Series: []Series{
 		{Name: "span", Color: "#009E73", Y: []float64{0.1, 0.2, nan, 0.4, 0.5},
 			Lo: []float64{0.05, 0.1, nan, 0.3, 0.4}, Hi: []float64{0.15, 0.3, nan, 0.5, 0.6}},
 		{Name: "grpo", Color: "#0072B2", Y: []float64{nan, 0.3, nan}},
 	}}
-	s := string(c.svg())
+	s := string(c.SVG())
 	for _, want := range []string{
 		`aria-label="a &lt;b&gt;"`,
 		"<title>span, step 4: 0.4 (seeds 0.3 to 0.5)</title>",
@@ -51,7 +52,7 @@ func TestChartSVG(t *testing.T) {
 	if strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
 		t.Error("a NaN or Inf coordinate reached the SVG")
 	}
-	if !strings.Contains(string(chart{Title: "empty", HLine: math.NaN(), YMin: nan, YMax: nan}.svg()), "</svg>") {
+	if !strings.Contains(string(Chart{Title: "empty", HLine: math.NaN(), YMin: nan, YMax: nan}.SVG()), "</svg>") {
 		t.Error("an empty chart did not render")
 	}
 }

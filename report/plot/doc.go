@@ -1,0 +1,6 @@
+// Package plot draws the report's small line charts as inline SVG (Chart:
+// axes with round ticks, a band and a line per series, exact values in
+// hover titles) and holds the methods' colours and dash patterns, so that
+// a method looks the same in every chart and legend. It imports only the
+// standard library; report imports it.
+package plot
