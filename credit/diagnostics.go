@@ -18,12 +18,21 @@ import (
 // none. A key is absent when no pair defines it. credit/overhead is the
 // trainer's: it owns the clock.
 func diagnose(v *view, rel func(k, i int) []float64, m Metrics) {
+	// Each pair's values are computed on every core, then summed here in
+	// pair order, as one loop would: the means do not depend on scheduling.
+	pd := make([]pairDiagnostics, v.k*v.n) // [k·n + i]
+	var ranges []reward.TokenRanges
+	if v.b.Offsets != nil && v.b.Verdicts != nil {
+		ranges = v.tokenRanges()
+	}
+	parallelEach(v.n, func() *diagScratch { return &diagScratch{} }, func(s *diagScratch, i int) {
+		for k := range v.k {
+			if row := rel(k, i); row != nil && !v.skip[k][i] {
+				pd[k*v.n+i] = s.pair(row, v.verdict(k, i), ranges, i)
+			}
+		}
+	})
 	pairs, skipped := 0, 0
-	var scratch, abs, strength []float64
-	// Uniform relevance hands out one row for every pair: its
-	// concentration is computed once (the same values give the same bits).
-	var last []float64
-	var lastConc float64
 	for k := range v.k {
 		var conc, loc float64
 		nConc, nLoc := 0, 0
@@ -35,29 +44,13 @@ func diagnose(v *view, rel func(k, i int) []float64, m Metrics) {
 			if !v.varies[k][i] {
 				skipped++
 			}
-			row := rel(k, i)
-			if row == nil {
-				continue
-			}
-			var q []float64
-			q, abs = magnitude(row, abs)
-			c := lastConc
-			if len(row) == 0 || len(row) != len(last) || &row[0] != &last[0] {
-				c, scratch = concentration(q, scratch)
-				last, lastConc = row, c
-			}
-			if c > 0 {
-				conc += c
+			if d := pd[k*v.n+i]; d.conc > 0 {
+				conc += d.conc
 				nConc++
 			}
-			if vd := v.verdict(k, i); vd != nil && v.b.Offsets != nil {
-				offsets := v.b.Offsets[i]
-				strength = slices.Grow(strength[:0], len(offsets))[:len(offsets)]
-				reward.FillTokenEffects(strength, nil, vd.Spans, offsets)
-				if l, ok := localization(q, strength); ok {
-					loc += l
-					nLoc++
-				}
+			if d := pd[k*v.n+i]; d.hasLoc {
+				loc += d.loc
+				nLoc++
 			}
 		}
 		if nConc > 0 {
@@ -70,6 +63,41 @@ func diagnose(v *view, rel func(k, i int) []float64, m Metrics) {
 	if pairs > 0 {
 		m["credit/skipped"] = float64(skipped) / float64(pairs)
 	}
+}
+
+// pairDiagnostics is one (reward, response) pair's share of diagnose.
+type pairDiagnostics struct {
+	conc, loc float64 // concentration (0: undefined) and localization
+	hasLoc    bool    // localization is defined
+}
+
+// diagScratch is one diagnose worker's buffers.
+type diagScratch struct {
+	scratch, abs, strength []float64
+	// Uniform relevance hands out one row for every pair: its
+	// concentration is computed once (the same values give the same bits).
+	last     []float64
+	lastConc float64
+}
+
+// pair is concentration(|q|) and, with a verdict and offsets (ranges),
+// localization(|q|, the verdict's checked tokens) for relevance row.
+func (s *diagScratch) pair(row []float64, vd *reward.Verdict, ranges []reward.TokenRanges, i int) pairDiagnostics {
+	var d pairDiagnostics
+	var q []float64
+	q, s.abs = magnitude(row, s.abs)
+	d.conc = s.lastConc
+	if len(row) == 0 || len(row) != len(s.last) || &row[0] != &s.last[0] {
+		d.conc, s.scratch = concentration(q, s.scratch)
+		s.last, s.lastConc = row, d.conc
+	}
+	if vd != nil && ranges != nil {
+		n := len(ranges[i].Offsets())
+		s.strength = slices.Grow(s.strength[:0], n)[:n]
+		ranges[i].Fill(s.strength, nil, vd.Spans)
+		d.loc, d.hasLoc = localization(q, s.strength)
+	}
+	return d
 }
 
 // magnitude is |q|: how much of the pair's advantage a token moves, with
@@ -109,13 +137,12 @@ func uniformRelevance(v *view) func(k, i int) []float64 {
 // total: sort q in decreasing order and count until the running sum reaches
 // 0.8·Σq. It is 0 (undefined) when q has no mass. scratch is reused.
 //
-// Only the largest values are summed, and a concentrated q reaches the
-// goal after a few, so they are taken off a max-heap one at a time rather
-// than sorting all of q; after len(q)/8 of them the rest is sorted instead
-// (a flat q needs most). Either way the running sum adds the same values
-// in the same decreasing order as a full sort would, so every bit is the
-// same (equal values are interchangeable, and q ≥ 0 holds no NaN once
-// Σq > 0).
+// Only the largest values are summed, and a concentrated q reaches the goal
+// among the few above its mean: those are sorted and summed first, and the
+// rest only if the goal is not reached. Every value above the split
+// exceeds every value below it, so the running sum adds the same values in
+// the same decreasing order as one full sort would, and every bit is the
+// same (equal values are interchangeable, and q holds no NaN once Σq > 0).
 func concentration(q, scratch []float64) (float64, []float64) {
 	var total float64
 	for _, x := range q {
@@ -126,48 +153,31 @@ func concentration(q, scratch []float64) (float64, []float64) {
 	}
 	goal := 0.8 * total * (1 - 1e-12) // the tolerance keeps ties at the goal from rounding up
 	n := len(q)
-	scratch = append(scratch[:0], q...)
-	h := scratch
-	for j := n/2 - 1; j >= 0; j-- {
-		siftDown(h, j)
+	scratch = slices.Grow(scratch[:0], n)[:n]
+	split := total / float64(n)
+	top, rest := 0, n // scratch[:top] holds the values ≥ split, scratch[rest:] the others
+	for _, x := range q {
+		if x >= split {
+			scratch[top] = x
+			top++
+		} else {
+			rest--
+			scratch[rest] = x
+		}
 	}
 	var run float64
-	end := n // h[:end] is the heap; h[end:] the values taken, largest last
-	for ; end > 0 && n-end < max(8, n/8); end-- {
-		run += h[0]
-		if run >= goal {
-			return float64(n-end+1) / float64(n), scratch
-		}
-		h[0], h[end-1] = h[end-1], h[0]
-		siftDown(h[:end-1], 0)
-	}
-	rest := h[:end] // every value in it is at most the ones taken
-	slices.Sort(rest)
-	for j := end - 1; j >= 0; j-- {
-		run += rest[j]
-		if run >= goal {
-			return float64(n-j) / float64(n), scratch
+	taken := 0
+	for _, part := range [][]float64{scratch[:top], scratch[top:]} {
+		slices.Sort(part)
+		for j := len(part) - 1; j >= 0; j-- {
+			run += part[j]
+			taken++
+			if run >= goal {
+				return float64(taken) / float64(n), scratch
+			}
 		}
 	}
 	return 1, scratch
-}
-
-// siftDown restores the max-heap property of h below index j.
-func siftDown(h []float64, j int) {
-	for {
-		c := 2*j + 1
-		if c >= len(h) {
-			return
-		}
-		if c+1 < len(h) && h[c+1] > h[c] {
-			c++
-		}
-		if !(h[c] > h[j]) {
-			return
-		}
-		h[j], h[c] = h[c], h[j]
-		j = c
-	}
 }
 
 // localization is (share of q on the checked tokens) / (their share of the

@@ -35,3 +35,39 @@ func parallelFor(ctx context.Context, n int, f func(j int) error) error {
 	}
 	return ctx.Err()
 }
+
+// eachChunk is how many responses a worker of parallelEach takes at a
+// time: enough to make the shared counter cheap, few enough to balance.
+const eachChunk = 16
+
+// parallelEach runs f(s, i) for i in [0, n) on up to GOMAXPROCS
+// goroutines, each with its own scratch s from newScratch. f must write
+// only what belongs to i, so the result does not depend on which worker
+// ran what, or when. Small n runs on the caller's goroutine.
+func parallelEach[S any](n int, newScratch func() S, f func(s S, i int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+eachChunk-1)/eachChunk)
+	if workers <= 1 {
+		s := newScratch()
+		for i := range n {
+			f(s, i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			s := newScratch()
+			for {
+				lo := int(next.Add(eachChunk) - eachChunk)
+				if lo >= n {
+					return
+				}
+				for i := lo; i < min(lo+eachChunk, n); i++ {
+					f(s, i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -85,48 +85,76 @@ func (m *placed) Advantages(ctx context.Context, b *Batch) (Advantages, Metrics,
 // relevance row with it, before use. It returns how many responses the
 // cap changed.
 func (m *placed) place(v *view, g gdpoResult, q [][][]float64, tokens [][]float64) (capped int) {
-	beta := m.c.betaAt(v.b.Step, m.warmup)
-	var rng *rand.Rand
-	if m.c.Shuffle {
-		rng = rand.New(rand.NewPCG(v.b.Seed, uint64(v.b.Step)))
-	}
-	kappa := math.Inf(1) // CapSum caps the sum below, not each reward
+	pr := placeRun{m: m, v: v, g: g, q: q, beta: m.c.betaAt(v.b.Step, m.warmup), kappa: math.Inf(1)}
 	if m.c.Cap == CapReward {
-		kappa = m.c.Kappa
+		pr.kappa = m.c.Kappa // CapSum caps the sum below, not each reward
 	}
-	var pl placer
-	for i, row := range tokens {
-		var bound float64 // max_k |c[k]·A[k,i]|
-		for k := range v.k {
-			a := g.a[k][i]
-			ca := float64(v.c[k] * a)
-			bound = max(bound, math.Abs(ca))
-			if q[k][i] == nil {
-				if a != 0 { // adding 0 would change nothing: S[i] has it too
-					for t := range row {
-						row[t] += ca
-					}
-				}
-				continue
-			}
-			w := pl.weights(q[k][i], beta, kappa)
-			if rng != nil {
-				shuffleRow(rng, w, q[k][i])
-			}
-			if a == 0 {
-				continue
-			}
-			for t := range row {
-				// float64 rounds the product: with w = 1 this is S[i]'s sum exactly.
-				row[t] += float64(ca * w[t])
+	if m.c.Shuffle {
+		// One random stream, drawn in response order: serial.
+		rng := rand.New(rand.NewPCG(v.b.Seed, uint64(v.b.Step)))
+		var pl placer
+		for i, row := range tokens {
+			if pr.row(&pl, rng, i, row) {
+				capped++
 			}
 		}
-		if m.c.Cap != CapReward && pl.capSum(row, g.s[i], (m.c.Kappa-1)*bound) {
+		return capped
+	}
+	// Rows are independent: each core places its own.
+	was := make([]bool, len(tokens))
+	parallelEach(len(tokens), func() *placer { return &placer{} }, func(pl *placer, i int) {
+		was[i] = pr.row(pl, nil, i, tokens[i])
+	})
+	for _, c := range was {
+		if c {
 			capped++
 		}
-		for t := range row {
-			row[t] = (row[t] - g.mean) / g.denom
+	}
+	return capped
+}
+
+// placeRun is one batch's placement, shared read-only by the rows.
+type placeRun struct {
+	m           *placed
+	v           *view
+	g           gdpoResult
+	q           [][][]float64
+	beta, kappa float64
+}
+
+// row places response i's token row (place), permuting each weight row
+// with rng when it is not nil; it reports whether the cap changed the row.
+func (pr *placeRun) row(pl *placer, rng *rand.Rand, i int, row []float64) bool {
+	v, g, q := pr.v, pr.g, pr.q
+	var bound float64 // max_k |c[k]·A[k,i]|
+	for k := range v.k {
+		a := g.a[k][i]
+		ca := float64(v.c[k] * a)
+		bound = max(bound, math.Abs(ca))
+		if q[k][i] == nil {
+			if a != 0 { // adding 0 would change nothing: S[i] has it too
+				for t := range row {
+					row[t] += ca
+				}
+			}
+			continue
 		}
+		w := pl.weights(q[k][i], pr.beta, pr.kappa)
+		if rng != nil {
+			shuffleRow(rng, w, q[k][i])
+		}
+		if a == 0 {
+			continue
+		}
+		for t := range row {
+			// float64 rounds the product: with w = 1 this is S[i]'s sum exactly.
+			row[t] += float64(ca * w[t])
+		}
+	}
+	c := pr.m.c
+	capped := c.Cap != CapReward && pl.capSum(row, g.s[i], (c.Kappa-1)*bound)
+	for t := range row {
+		row[t] = (row[t] - g.mean) / g.denom
 	}
 	return capped
 }

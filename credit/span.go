@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/credo-rl/credo/reward"
 )
@@ -50,56 +51,92 @@ func (s spanSource) relevance(ctx context.Context, v *view, a [][]float64, _ Met
 	if v.b.Offsets == nil {
 		return nil, fmt.Errorf("the span source needs Batch.Offsets (the byte range of each token)")
 	}
+	ranges := v.tokenRanges()
 	q := make([][][]float64, v.k)
 	for k := range v.k {
 		q[k] = make([][]float64, v.n)
-		for i := range v.n {
+	}
+	// Responses are independent: each core maps its own. A failure is
+	// reported as the loop over rewards, then responses, would meet it
+	// first.
+	failK, fails := make([]int, v.n), make([]error, v.n)
+	parallelEach(v.n, func() *[]reward.Effect { return new([]reward.Effect) }, func(effect *[]reward.Effect, i int) {
+		for k := range v.k {
 			if !v.varies[k][i] {
 				continue
 			}
-			var spans []reward.Span
-			if vd := v.verdict(k, i); vd != nil {
-				spans = vd.Spans
-			}
-			if s.wrong {
-				spans = v.otherSpans(k, i)
-			}
-			strength, effect := reward.TokenEffects(spans, v.b.Offsets[i])
-			sign := reward.Effect(0)
-			switch {
-			case a[k][i] > 0:
-				sign = reward.Raised
-			case a[k][i] < 0:
-				sign = reward.Lowered
-			}
-			for t, e := range effect {
-				if e*sign < 0 {
-					strength[t] = -strength[t]
-				}
-			}
-			h := discount(strength, s.gamma)
-			var sum float64
-			for _, x := range h {
-				sum += math.Abs(x)
-			}
-			if !finite(sum) {
-				return nil, fmt.Errorf("reward %q, response %d: span strengths give relevance %v", v.names[k], i, sum)
-			}
-			if sum == 0 {
-				for t := range h {
-					h[t] = 1
-				}
+			h, err := s.pair(v, a[k][i], ranges[i], k, i, effect)
+			if err != nil {
+				failK[i], fails[i] = k, err
+				return
 			}
 			q[k][i] = h
 		}
+	})
+	first := -1
+	for i, err := range fails {
+		if err != nil && (first < 0 || failK[i] < failK[first]) {
+			first = i
+		}
+	}
+	if first >= 0 {
+		return nil, fails[first]
 	}
 	return q, ctx.Err()
 }
 
+// pair is the relevance h of reward k on response i, whose GDPO advantage
+// is a; effect is scratch.
+func (s spanSource) pair(v *view, a float64, r reward.TokenRanges, k, i int, effect *[]reward.Effect) ([]float64, error) {
+	var spans []reward.Span
+	if vd := v.verdict(k, i); vd != nil {
+		spans = vd.Spans
+	}
+	if s.wrong {
+		spans = v.otherSpans(k, i)
+	}
+	n := len(r.Offsets())
+	strength := make([]float64, n)
+	*effect = slices.Grow((*effect)[:0], n)[:n]
+	r.Fill(strength, *effect, spans)
+	sign := reward.Effect(0)
+	switch {
+	case a > 0:
+		sign = reward.Raised
+	case a < 0:
+		sign = reward.Lowered
+	}
+	for t, e := range *effect {
+		if e*sign < 0 {
+			strength[t] = -strength[t]
+		}
+	}
+	h := discount(strength, s.gamma)
+	var sum float64
+	for _, x := range h {
+		sum += math.Abs(x)
+	}
+	if !finite(sum) {
+		return nil, fmt.Errorf("reward %q, response %d: span strengths give relevance %v", v.names[k], i, sum)
+	}
+	if sum == 0 {
+		for t := range h {
+			h[t] = 1
+		}
+	}
+	return h, nil
+}
+
 // discount turns token strengths into h[t] = Σ_{s ≥ t} strength[s]·γ^(s − t)
-// in place, by the backward recursion h[t] = strength[t] + γ·h[t+1].
+// in place, by the backward recursion h[t] = strength[t] + γ·h[t+1]. It
+// starts at the last nonzero strength: the zeros after it (+0, as
+// TokenEffects leaves them) would stay +0.
 func discount(strength []float64, gamma float64) []float64 {
-	for t := len(strength) - 2; t >= 0; t-- {
+	last := len(strength) - 1
+	for last > 0 && math.Float64bits(strength[last]) == 0 {
+		last--
+	}
+	for t := last - 1; t >= 0; t-- {
 		strength[t] += gamma * strength[t+1]
 	}
 	return strength

@@ -12,12 +12,27 @@ import (
 type view struct {
 	b      *Batch
 	n, k   int
-	r      [][]float64 // r[k][i], with a skipped verdict's score taken as 0     [K][N]
-	c      []float64   // c[k]                                                   [K]
-	skip   [][]bool    // the verdict says the reward does not apply             [K][N]
-	groups [][]int     // the responses of each group, groups in order of first appearance
-	varies [][]bool    // reward k varies within response i's group (Varies)     [K][N]
-	names  []string    // reward names for metric keys                           [K]
+	r      [][]float64          // r[k][i], with a skipped verdict's score taken as 0     [K][N]
+	c      []float64            // c[k]                                                   [K]
+	skip   [][]bool             // the verdict says the reward does not apply             [K][N]
+	groups [][]int              // the responses of each group, groups in order of first appearance
+	varies [][]bool             // reward k varies within response i's group (Varies)     [K][N]
+	names  []string             // reward names for metric keys                           [K]
+	ranges []reward.TokenRanges // Offsets prepared for span mapping, once (tokenRanges) [N]
+}
+
+// tokenRanges is reward.NewTokenRanges of every response's offsets, made
+// on first use: the span source and the diagnostics map a verdict's spans
+// for every pair. Not safe for concurrent first use: call it before
+// spreading work over the cores. Nil without Offsets.
+func (v *view) tokenRanges() []reward.TokenRanges {
+	if v.ranges == nil && v.b.Offsets != nil {
+		v.ranges = make([]reward.TokenRanges, v.n)
+		for i, o := range v.b.Offsets {
+			v.ranges[i] = reward.NewTokenRanges(o)
+		}
+	}
+	return v.ranges
 }
 
 // newView checks the shapes and values a Batch must have for every method;

@@ -42,25 +42,45 @@ func TokenEffects(spans []Span, offsets [][2]int) ([]float64, []Effect) {
 // FillTokenEffects is TokenEffects into the caller's slices, which must
 // have len(offsets) entries; effect may be nil when only the strengths are
 // wanted. Both are overwritten.
-//
-// When the offsets' starts and ends are both nondecreasing (any tokenizer's
-// are), a span can only overlap the tokens t with end[t] ≥ span start and
-// start[t] ≤ span end, a contiguous range found by binary search; only
-// those are tested, with the same test and in the same order as a scan of
-// every token, so the result is the same.
 func FillTokenEffects(strength []float64, effect []Effect, spans []Span, offsets [][2]int) {
-	clear(strength)
-	clear(effect)
+	NewTokenRanges(offsets).Fill(strength, effect, spans)
+}
+
+// TokenRanges is a response's token offsets prepared for mapping many
+// verdicts' spans onto them (one per reward, and again for diagnostics).
+type TokenRanges struct {
+	offsets [][2]int
+	sorted  bool // starts and ends both nondecreasing, as any tokenizer's are
+}
+
+// NewTokenRanges checks once whether the offsets are sorted.
+func NewTokenRanges(offsets [][2]int) TokenRanges {
 	sorted := true
 	for t := 1; t < len(offsets) && sorted; t++ {
 		sorted = offsets[t-1][0] <= offsets[t][0] && offsets[t-1][1] <= offsets[t][1]
 	}
+	return TokenRanges{offsets: offsets, sorted: sorted}
+}
+
+// Offsets are the offsets the ranges were made from.
+func (r TokenRanges) Offsets() [][2]int { return r.offsets }
+
+// Fill is FillTokenEffects on these offsets.
+//
+// On sorted offsets a span can only overlap the tokens t with end[t] ≥
+// span start and start[t] ≤ span end, a contiguous range found by binary
+// search; only those are tested, with the same test and in the same order
+// as a scan of every token, so the result is the same.
+func (r TokenRanges) Fill(strength []float64, effect []Effect, spans []Span) {
+	offsets := r.offsets
+	clear(strength)
+	clear(effect)
 	for _, s := range spans {
 		if s.End < s.Start {
 			continue
 		}
 		lo, hi := 0, len(offsets)
-		if sorted {
+		if r.sorted {
 			lo = searchOffsets(offsets, func(o [2]int) bool { return o[1] >= s.Start })
 			hi = lo + searchOffsets(offsets[lo:], func(o [2]int) bool { return o[0] > s.End })
 		}
