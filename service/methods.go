@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 
 	"github.com/credo-rl/credo/credit"
@@ -45,10 +46,10 @@ func (s *Server) methods(context.Context, []byte) ([]byte, error) {
 		Methods  []method          `json:"methods"`
 		Variants map[string]string `json:"variants"`
 		SAW      string            `json:"saw"`
-		Config   credit.Config     `json:"config"`
+		Config   map[string]any    `json:"config"`
 		PRM      bool              `json:"prm"`
 	}{Variants: docs, SAW: "saw+<name> composes SAW's reweighting with any method and its variants",
-		Config: credit.DefaultConfig(), PRM: s.o.PRM != nil}
+		Config: everyKey(credit.DefaultConfig()), PRM: s.o.PRM != nil}
 	for _, name := range credit.Names() {
 		m, err := credit.New(name, credit.DefaultConfig())
 		if err != nil {
@@ -64,4 +65,28 @@ func (s *Server) methods(context.Context, []byte) ([]byte, error) {
 		out.Methods = append(out.Methods, method{name, requires{r.Replay, r.InfoBlocks, r.PRM}, applies})
 	}
 	return json.Marshal(out)
+}
+
+// everyKey is c as JSON with every key, those that config.json leaves out
+// when empty (omitempty: scale_to, neutral, …) written as their zero
+// value, so a client sees every key a request's "config" may override.
+func everyKey(c credit.Config) map[string]any {
+	var out map[string]any
+	b, _ := json.Marshal(c) // a plain struct of numbers, strings and maps
+	json.Unmarshal(b, &out)
+	t := reflect.TypeOf(c)
+	for i := range t.NumField() {
+		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" || !strings.Contains(opts, "omitempty") {
+			continue
+		}
+		if _, ok := out[name]; !ok {
+			zero := reflect.Zero(t.Field(i).Type)
+			if zero.Kind() == reflect.Map {
+				zero = reflect.MakeMap(zero.Type()) // {} rather than null
+			}
+			out[name] = zero.Interface()
+		}
+	}
+	return out
 }
