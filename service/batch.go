@@ -31,6 +31,7 @@ type batchRequest struct {
 // responseIn is one response of the batch as sent.
 type responseIn struct {
 	group                             int // dense id, in order of first appearance
+	groupKey                          any // the id as sent: an int64 or a string
 	prompt, response                  string
 	hasGroup, hasPrompt, hasResponse  bool
 	tokens                            []int32
@@ -125,8 +126,12 @@ func decodeBatch(body []byte) (*batchRequest, error) {
 		case "return_relevance":
 			req.returnRelevance, err = d.boolean()
 		case "responses":
+			if req.resp, err = decodeResponsesParallel(d, groups); err == nil && req.resp != nil {
+				break
+			}
 			err = d.array(maxResponses, func(i int) error {
-				r, err := decodeResponse(d, i, groups)
+				r, err := decodeResponse(d, i)
+				r.group = denseGroup(groups, r.groupKey)
 				if total += len(r.tokens); err == nil && total > maxBatchTokens {
 					err = tooMany(fmt.Sprintf("responses[%d].tokens", i), total, maxBatchTokens, "tokens in the batch")
 				}
@@ -158,13 +163,13 @@ func decodeBatch(body []byte) (*batchRequest, error) {
 
 // decodeResponse reads one response and checks what it holds by itself:
 // one range per token, every range and span within the response.
-func decodeResponse(d *decoder, i int, groups map[any]int) (responseIn, error) {
+func decodeResponse(d *decoder, i int) (responseIn, error) {
 	var r responseIn
 	err := d.members(func(key string) error {
 		var err error
 		switch key {
 		case "group":
-			r.group, err = decodeGroup(d, groups)
+			r.groupKey, err = decodeGroup(d)
 			r.hasGroup = true
 		case "prompt":
 			r.prompt, err = d.str()
@@ -198,29 +203,35 @@ func decodeResponse(d *decoder, i int, groups map[any]int) (responseIn, error) {
 	return r, r.check(fmt.Sprintf("responses[%d]", i))
 }
 
-// decodeGroup reads a group id, an integer or a string, as a dense id in
-// order of first appearance (credit only compares group ids).
-func decodeGroup(d *decoder, groups map[any]int) (int, error) {
-	var key any
+// decodeGroup reads a group id, an integer or a string, as a key for
+// denseGroup.
+func decodeGroup(d *decoder) (any, error) {
 	if d.peek() == '"' {
 		s, err := d.str()
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		key = s
-	} else {
-		n, err := d.integer(-1<<53, 1<<53)
-		if err != nil {
-			return 0, err
-		}
-		key = n
+		return s, nil
+	}
+	n, err := d.integer(-1<<53, 1<<53)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// denseGroup is a group key's dense id, in order of first appearance
+// (credit only compares group ids); nil (no group) is 0.
+func denseGroup(groups map[any]int, key any) int {
+	if key == nil {
+		return 0
 	}
 	g, ok := groups[key]
 	if !ok {
 		g = len(groups)
 		groups[key] = g
 	}
-	return g, nil
+	return g
 }
 
 func (r *responseIn) check(path string) error {
@@ -269,7 +280,7 @@ func decodeVerdict(d *decoder) (reward.Verdict, error) {
 		case "info":
 			v.Info, err = d.str()
 		case "reason", "error": // for logs only: accepted, not kept
-			_, err = d.str()
+			err = d.discard()
 		case "skip":
 			v.Skip, err = d.boolean()
 		case "spans":

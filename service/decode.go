@@ -24,6 +24,7 @@ type decoder struct {
 	i       int
 	path    []step
 	scratch []int32 // packed offsets, decoded before they become pairs
+	text    []byte  // a string with escapes, unescaped
 }
 
 // step is one element of a field path: a key, or an index when key is "".
@@ -134,7 +135,8 @@ func (d *decoder) object(f func(key string) error) error {
 		return d.errorf("want an object, got %s", d.describe())
 	}
 	d.i++
-	var seen []string        // the keys so far, while few
+	var few [16]string       // on the stack: most objects have a handful of keys
+	seen := few[:0]          // the keys so far, while few
 	var many map[string]bool // and then: an object of a million keys costs no more than linear time
 	for first := true; ; first = false {
 		c := d.peek()
@@ -152,7 +154,7 @@ func (d *decoder) object(f func(key string) error) error {
 		if c != '"' {
 			return d.errorf("want an object key (a string), got %s", d.describe())
 		}
-		key, err := d.str()
+		key, err := d.key()
 		if err != nil {
 			return err
 		}
@@ -227,8 +229,47 @@ func (d *decoder) unknown(key string, known string) error {
 
 // str reads a string, which must be valid Unicode.
 func (d *decoder) str() (string, error) {
+	b, err := d.strBytes()
+	return string(b), err
+}
+
+// key reads an object key: str, but the schema's keys come back as
+// constants rather than a copy (a batch has some 50,000 of them).
+func (d *decoder) key() (string, error) {
+	b, err := d.strBytes()
+	if err != nil {
+		return "", err
+	}
+	if k, ok := schemaKeys[string(b)]; ok { // the conversion allocates nothing
+		return k, nil
+	}
+	return string(b), nil
+}
+
+// schemaKeys are the keys of the requests' objects, each mapped to itself.
+var schemaKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range strings.Fields(`method config rewards weights step seed encoding return_relevance
+		responses replay influence group prompt response tokens offsets scores verdicts score info
+		reason error skip spans start end strength effect plan answers k ids logprobs token steps logit
+		task difficulty split format items prompt_id record count`) {
+		m[k] = k
+	}
+	return m
+}()
+
+// discard reads a string that is not kept (a verdict's reason), checked
+// as str checks it, without copying it.
+func (d *decoder) discard() error {
+	_, err := d.strBytes()
+	return err
+}
+
+// strBytes is str's bytes: the body's own, or for a string with escapes
+// d.text's, valid until the next call.
+func (d *decoder) strBytes() ([]byte, error) {
 	if d.peek() != '"' {
-		return "", d.errorf("want a string, got %s", d.describe())
+		return nil, d.errorf("want a string, got %s", d.describe())
 	}
 	start := d.i + 1
 	for j := start; j < len(d.data); j++ {
@@ -236,23 +277,25 @@ func (d *decoder) str() (string, error) {
 		case c == '"':
 			s := d.data[start:j]
 			if !utf8.Valid(s) {
-				return "", d.errorf("the string is not valid UTF-8")
+				return nil, d.errorf("the string is not valid UTF-8")
 			}
 			d.i = j + 1
-			return string(s), nil
+			return s, nil
 		case c == '\\':
 			return d.escaped(start)
 		case c < 0x20:
-			return "", d.errorf("control character %#x in a string (escape it)", c)
+			return nil, d.errorf("control character %#x in a string (escape it)", c)
 		}
 	}
-	return "", d.errorf("unterminated string")
+	return nil, d.errorf("unterminated string")
 }
 
 // escaped reads a string holding escapes, from its first byte at start,
-// copying the runs between escapes whole.
-func (d *decoder) escaped(start int) (string, error) {
-	var b []byte
+// copying the runs between escapes whole into d.text (reused: the
+// response texts of a batch are megabytes).
+func (d *decoder) escaped(start int) ([]byte, error) {
+	b := d.text[:0]
+	defer func() { d.text = b[:0] }()
 	j := start
 	for j < len(d.data) {
 		run := j
@@ -266,12 +309,12 @@ func (d *decoder) escaped(start int) (string, error) {
 		switch c := d.data[j]; {
 		case c == '"':
 			if !utf8.Valid(b) {
-				return "", d.errorf("the string is not valid UTF-8")
+				return nil, d.errorf("the string is not valid UTF-8")
 			}
 			d.i = j + 1
-			return string(b), nil
+			return b, nil
 		case c < 0x20:
-			return "", d.errorf("control character %#x in a string (escape it)", c)
+			return nil, d.errorf("control character %#x in a string (escape it)", c)
 		}
 		if j+1 >= len(d.data) {
 			break
@@ -293,15 +336,15 @@ func (d *decoder) escaped(start int) (string, error) {
 		case 'u':
 			r, n, err := d.unicodeEscape(j)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			b = utf8.AppendRune(b, r)
 			j += n
 		default:
-			return "", d.errorf("invalid escape \\%c in a string", e)
+			return nil, d.errorf("invalid escape \\%c in a string", e)
 		}
 	}
-	return "", d.errorf("unterminated string")
+	return nil, d.errorf("unterminated string")
 }
 
 // unicodeEscape reads the hex digits of \uXXXX at j (and the low half of
@@ -453,8 +496,7 @@ func (d *decoder) skip(depth int) error {
 	case c == '[':
 		return d.array(math.MaxInt, func(int) error { return d.skip(depth + 1) })
 	case c == '"':
-		_, err := d.str()
-		return err
+		return d.discard()
 	case c == 't' || c == 'f':
 		_, err := d.boolean()
 		return err
