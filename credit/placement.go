@@ -300,32 +300,8 @@ func (p *placer) clipShift(d []float64, L float64) {
 		}
 		return
 	}
-	// f(λ) = Σ clip(x + λ) is continuous and nondecreasing, from −nL at
-	// lo to nL at hi.
 	f := clipSum{x: x, prefix: p.prefix, L: L, target: target, abs: abs, exact: !finite(abs) || !finite(L)}
-	lo, hi := -L-x[n-1], L-x[0]
-	for range 200 {
-		mid := lo + (hi-lo)/2
-		if mid <= lo || mid >= hi {
-			break
-		}
-		if f.below(mid) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	lambda := lo + (hi-lo)/2
-	// The entries at each bound at λ; the free ones between take the
-	// exact shift that meets the target.
-	a := 0 // x[:a] at −L
-	for a < n && x[a]+lambda <= -L {
-		a++
-	}
-	b := n // x[b:] at L
-	for b > a && x[b-1]+lambda >= L {
-		b--
-	}
+	lambda, a, b := f.bisect()
 	if b > a {
 		free := target - float64(n-b)*L + float64(a)*L
 		for _, v := range x[a:b] {
@@ -363,26 +339,76 @@ type clipSum struct {
 	exact     bool    // an infinite or NaN entry (or L): always sum, as first written
 }
 
-// below reports whether f(λ) < target, as the sequential sum says.
-func (c *clipSum) below(lambda float64) bool {
+// bisect finds λ by bisection on f (continuous and nondecreasing, from −nL
+// at lo to nL at hi) and returns it with the entries at each bound there:
+// x[:a] clip to −L, x[b:] to L.
+//
+// The answer depends on λ only through a and b (clipShift solves the free
+// entries' shift from them, and when none is free every entry is at a
+// bound), and a and b are monotone in λ: once they are the same at lo and
+// at hi they are the same wherever the bisection would have ended, and it
+// stops there, returning lo. Else it runs until lo and hi are adjacent
+// floats (or 200 steps) and returns their midpoint, as it always did.
+func (c *clipSum) bisect() (lambda float64, a, b int) {
 	x, L, n := c.x, c.L, len(c.x)
+	lo, hi := -L-x[n-1], L-x[0]
+	aLo, bLo := c.bounds(lo)
+	aHi, bHi := c.bounds(hi)
+	for range 200 {
+		if aLo == aHi && bLo == bHi && !c.exact {
+			return lo, aLo, bLo
+		}
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if a, b, below := c.below(mid); below {
+			lo, aLo, bLo = mid, a, b
+		} else {
+			hi, aHi, bHi = mid, a, b
+		}
+	}
+	lambda = lo + (hi-lo)/2
+	a = 0
+	for a < n && x[a]+lambda <= -L {
+		a++
+	}
+	b = n
+	for b > a && x[b-1]+lambda >= L {
+		b--
+	}
+	return lambda, a, b
+}
+
+// bounds are the entries at each bound at λ: x[:a] clip to −L (x + λ ≤
+// −L), x[b:] to L (x + λ ≥ L), found by binary search on the sorted x.
+func (c *clipSum) bounds(lambda float64) (a, b int) {
+	L := c.L
+	a = searchFloats(c.x, func(v float64) bool { return v+lambda > -L })
+	b = searchFloats(c.x[a:], func(v float64) bool { return v+lambda >= L }) + a
+	return a, b
+}
+
+// below reports whether f(λ) < target, as the sequential sum says, with
+// bounds(λ).
+func (c *clipSum) below(lambda float64) (a, b int, below bool) {
+	x, L, n := c.x, c.L, len(c.x)
+	a, b = c.bounds(lambda)
 	if c.exact {
 		var s float64
 		for _, v := range x {
 			s += min(L, max(-L, v+lambda))
 		}
-		return s < c.target
+		return a, b, s < c.target
 	}
-	a := searchFloats(x, func(v float64) bool { return v+lambda > -L }) // x[:a] clip to −L
-	b := searchFloats(x, func(v float64) bool { return v+lambda >= L }) // x[b:] clip to L
 	nf := float64(n)
 	F := float64(n-a-b)*L + (c.prefix[b] - c.prefix[a]) + float64(b-a)*lambda
 	E := 2 * (2*nf + 9) * 0x1p-53 * (nf*L + c.abs + nf*math.Abs(lambda))
 	switch d := F - c.target; {
 	case d > E:
-		return false
+		return a, b, false
 	case d < -E:
-		return true
+		return a, b, true
 	}
 	// The sum itself, its terms as min(L, max(−L, x + λ)) gives them: −L
 	// below a, x + λ between, L from b on.
@@ -396,7 +422,7 @@ func (c *clipSum) below(lambda float64) bool {
 	for range n - b {
 		s += L
 	}
-	return s < c.target
+	return a, b, s < c.target
 }
 
 // searchFloats is the first index of sorted x at which ok holds, ok being
