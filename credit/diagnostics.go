@@ -76,8 +76,8 @@ type diagScratch struct {
 	scratch, abs, strength []float64
 	// Uniform relevance hands out one row for every pair: its
 	// concentration is computed once (the same values give the same bits).
-	last     []float64
-	lastConc float64
+	last                []float64
+	lastConc, lastTotal float64
 }
 
 // pair is concentration(|q|) and, with a verdict and offsets (ranges),
@@ -87,15 +87,18 @@ func (s *diagScratch) pair(row []float64, vd *reward.Verdict, ranges []reward.To
 	var q []float64
 	q, s.abs = magnitude(row, s.abs)
 	d.conc = s.lastConc
-	if len(row) == 0 || len(row) != len(s.last) || &row[0] != &s.last[0] {
-		d.conc, s.scratch = concentration(q, s.scratch)
-		s.last, s.lastConc = row, d.conc
+	same := len(row) > 0 && len(row) == len(s.last) && &row[0] == &s.last[0]
+	total := s.lastTotal
+	if !same {
+		total = sum(q)
+		d.conc, s.scratch = concentrationOf(q, total, s.scratch)
+		s.last, s.lastConc, s.lastTotal = row, d.conc, total
 	}
 	if vd != nil && ranges != nil {
 		n := len(ranges[i].Offsets())
 		s.strength = slices.Grow(s.strength[:0], n)[:n]
 		ranges[i].Fill(s.strength, nil, vd.Spans)
-		d.loc, d.hasLoc = localization(q, s.strength)
+		d.loc, d.hasLoc = localizationOf(q, total, s.strength)
 	}
 	return d
 }
@@ -144,10 +147,21 @@ func uniformRelevance(v *view) func(k, i int) []float64 {
 // the same decreasing order as one full sort would, and every bit is the
 // same (equal values are interchangeable, and q holds no NaN once Σq > 0).
 func concentration(q, scratch []float64) (float64, []float64) {
+	return concentrationOf(q, sum(q), scratch)
+}
+
+// sum is Σq added in order: the total both diagnostics divide by, taken
+// once for both.
+func sum(q []float64) float64 {
 	var total float64
 	for _, x := range q {
 		total += x
 	}
+	return total
+}
+
+// concentrationOf is concentration given total = sum(q).
+func concentrationOf(q []float64, total float64, scratch []float64) (float64, []float64) {
 	if !(total > 0) {
 		return 0, scratch
 	}
@@ -184,10 +198,14 @@ func concentration(q, scratch []float64) (float64, []float64) {
 // tokens): 1 means q ignores what the verifier looked at. It is defined when
 // the checked tokens (strength > 0) are some but not all, and q has mass.
 func localization(q, strength []float64) (float64, bool) {
-	var onChecked, total float64
+	return localizationOf(q, sum(q), strength)
+}
+
+// localizationOf is localization given total = sum(q).
+func localizationOf(q []float64, total float64, strength []float64) (float64, bool) {
+	var onChecked float64
 	checked := 0
 	for t, x := range q {
-		total += x
 		if strength[t] > 0 {
 			onChecked += x
 			checked++
