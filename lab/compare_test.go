@@ -206,4 +206,27 @@ func TestCompareWarmups(t *testing.T) {
 	if err := Compare(ctx, c2, io.Discard); err == nil || !strings.Contains(err.Error(), "warmups") {
 		t.Errorf("--init with --warmups 2: %v", err)
 	}
+
+	// The comparison grows by a warm-up: warm-up 3 is made and calibrated,
+	// its runs trained, and the runs of warm-ups 1 and 2 kept as they were.
+	first, _ := os.ReadFile(filepath.Join(c.Out, "runs", "grpo", "warmup-1", "seed-1", run.MetricsFile))
+	c3 := c
+	c3.Warmups = 3
+	var log bytes.Buffer
+	if err := Compare(ctx, c3, &log); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.ReadJSON(filepath.Join(c.Out, run.ManifestFile), &m); err != nil || len(m.Warmups) != 3 || len(m.Runs) != 6 || m.Warmups[2].Seed != c.Warmup.Seed+2 {
+		t.Fatalf("grown manifest: %d warm-ups, %d runs (%v)", len(m.Warmups), len(m.Runs), err)
+	}
+	if again, _ := os.ReadFile(filepath.Join(c.Out, "runs", "grpo", "warmup-1", "seed-1", run.MetricsFile)); !bytes.Equal(again, first) {
+		t.Error("growing the warm-ups trained warm-up 1's runs again")
+	}
+	if n := strings.Count(log.String(), "finished earlier"); n != 4 {
+		t.Errorf("%d runs kept from before, want 4:\n%s", n, log.String())
+	}
+	// One warm-up fewer is refused: warm-ups are gained, not lost.
+	if err := Compare(ctx, c, io.Discard); err == nil || !strings.Contains(err.Error(), "other settings") {
+		t.Errorf("back to 2 warm-ups: %v", err)
+	}
 }

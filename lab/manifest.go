@@ -14,9 +14,10 @@ import (
 )
 
 // openComparison makes the folder and its compare.json, or checks that the
-// folder's compare.json has m's settings. A comparison may gain methods and
-// seeds (its runs are independent): compare.json then lists the old ones
-// and the new, in that order, and m becomes that manifest.
+// folder's compare.json has m's settings. A comparison may gain methods,
+// seeds and (one of several warm-ups) warm-ups: its runs are independent,
+// and warm-up w is always made with seed w. compare.json then lists the
+// old ones and the new, in that order, and m becomes that manifest.
 func openComparison(dir string, m *run.Manifest) error {
 	path := filepath.Join(dir, run.ManifestFile)
 	var saved run.Manifest
@@ -29,7 +30,7 @@ func openComparison(dir string, m *run.Manifest) error {
 			return sameSettings(dir, saved, *m)
 		}
 		base := saved
-		base.Methods, base.Seeds = grown.Methods, grown.Seeds
+		base.Methods, base.Seeds, base.Warmups = grown.Methods, grown.Seeds, grown.Warmups
 		if err := sameSettings(dir, base, grown); err != nil {
 			return err
 		}
@@ -64,6 +65,9 @@ func extended(saved, now run.Manifest) (m run.Manifest, ok, changed bool) {
 			return now, false, false
 		}
 	}
+	if !morewarmups(saved.Warmups, now.Warmups) {
+		return now, false, false
+	}
 	m = now
 	m.Methods = append([]string(nil), saved.Methods...)
 	for _, x := range now.Methods {
@@ -78,7 +82,17 @@ func extended(saved, now run.Manifest) (m run.Manifest, ok, changed bool) {
 		}
 	}
 	m.Runs = manifestRuns(m.Methods, m.Seeds, len(m.Warmups))
-	return m, true, len(m.Methods) != len(saved.Methods) || len(m.Seeds) != len(saved.Seeds)
+	return m, true, len(m.Methods) != len(saved.Methods) || len(m.Seeds) != len(saved.Seeds) || len(m.Warmups) != len(saved.Warmups)
+}
+
+// morewarmups says whether now's warm-ups are saved's and perhaps more
+// after them. A comparison of one warm-up keeps one: its runs live in
+// other folders (runs/<method>/seed-<s>, not .../warmup-<w>/...).
+func morewarmups(saved, now []run.ManifestWarmup) bool {
+	if len(saved) == 0 || len(now) < len(saved) {
+		return len(saved) == len(now)
+	}
+	return slices.Equal(saved, now[:len(saved)])
 }
 
 // manifestRuns lists a comparison's runs, seed by seed, each seed's runs
@@ -132,7 +146,7 @@ func sameSettings(dir string, saved, now run.Manifest) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	return fmt.Errorf("compare: %s holds a comparison made with other settings:\n%s\nresume it with the settings in its %s (a comparison may gain methods and seeds, not lose them), or choose another --out", dir, strings.Join(lines, "\n"), run.ManifestFile)
+	return fmt.Errorf("compare: %s holds a comparison made with other settings:\n%s\nresume it with the settings in its %s (a comparison may gain methods, seeds and warm-ups, not lose them), or choose another --out", dir, strings.Join(lines, "\n"), run.ManifestFile)
 }
 
 // notLock is true for a folder entry other than a lock file.
