@@ -19,11 +19,13 @@ const benchVocab = 268
 // and Medium presets; 40M is only a benchmark config (no preset): Medium's
 // shape scaled to hidden 640, FFN 1792, 8 layers, 10 heads of 64, so the
 // scaling sweep has a third point without adding a model nobody trains
-// here. scripts/bench_torch.py holds the same three.
+// here. 135M is SmolLM2-135M's shape (bench135M). scripts/bench_torch.py
+// holds the same four.
 var benchSizes = map[string]func(vocab int) model.Config{
-	"1M":  model.Small,
-	"10M": model.Medium,
-	"40M": bench40M,
+	"1M":   model.Small,
+	"10M":  model.Medium,
+	"40M":  bench40M,
+	"135M": bench135M,
 }
 
 // bench40M has about 40M parameters (40,814,720 with vocabulary 268).
@@ -32,6 +34,21 @@ func bench40M(vocab int) model.Config {
 	c.HiddenSize, c.IntermediateSize, c.NumHiddenLayers = 640, 1792, 8
 	c.NumAttentionHeads, c.NumKeyValueHeads = 10, 10
 	return c
+}
+
+// bench135M is SmolLM2-135M's config as credo import-gguf writes it
+// (docs/results/smollm2.md): llama, hidden 576, 30 layers, 9 heads (3
+// key/value), FFN 1536, rope θ 100000, tied embeddings, and its own
+// 49,152-token vocabulary whatever vocab says (the head is a fifth of the
+// model, so a byte vocabulary would be another model), 134.5M parameters.
+// There is no preset: nothing here trains it from scratch.
+func bench135M(int) model.Config {
+	return model.Config{
+		ModelType: "llama", VocabSize: 49152, HiddenSize: 576, IntermediateSize: 1536,
+		NumHiddenLayers: 30, NumAttentionHeads: 9, NumKeyValueHeads: 3,
+		MaxPositionEmbeddings: 8192, RopeTheta: 100000, RMSNormEps: 1e-5,
+		TieWordEmbeddings: true, HiddenAct: "silu",
+	}
 }
 
 // benchShape is one training-step shape: a named config, B sequences of T
@@ -114,7 +131,7 @@ func peakRSSMiB() (float64, error) {
 }
 
 // BenchmarkTrainShape measures one AdamW step at the shape in
-// $CREDO_BENCH_SHAPE ("size=40M,batch=16,seq=512"; sizes 1M, 10M, 40M)
+// $CREDO_BENCH_SHAPE ("size=40M,batch=16,seq=512"; sizes 1M, 10M, 40M, 135M)
 // and is skipped when it is unset. Besides BenchmarkTrainStep's metrics it
 // reports the process's peak RSS as peak-MiB, so run one shape per process
 // (scripts/scaling.sh does) or the peaks mix.
@@ -181,6 +198,10 @@ func TestParseBenchShape(t *testing.T) {
 func TestBench40MParams(t *testing.T) {
 	if n := bench40M(benchVocab).NumParams(); n < 38e6 || n > 42e6 {
 		t.Errorf("bench40M has %d parameters, want about 40M", n)
+	}
+	// SmolLM2-135M-Instruct's 134,515,008 (credo import-gguf's 134.5M).
+	if n := bench135M(benchVocab).NumParams(); n != 134515008 {
+		t.Errorf("bench135M has %d parameters, want SmolLM2-135M's 134,515,008", n)
 	}
 }
 

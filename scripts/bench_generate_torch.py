@@ -10,7 +10,15 @@ The prompts run once (batch 8) and their keys and values are copied to the
 time through reference.forward_cached (preallocated per-layer key/value
 buffers, written in place). Prints one machine-readable line per config:
 
-    torch-gen 1M batch=64 new=128 tokens_s=5210 gen_s=1.57 min_s=... blas=openblas
+    torch-gen 1M batch=64 new=128 tokens_s=5210 gen_s=1.57 min_s=... blas=openblas gflop=... mfu=... peak_mib=...
+
+gflop is one generation's model FLOPs (gen_flops: the same count for
+credo's, whose rate scripts/bench-sample.sh turns into its MFU); mfu is
+against --peak; peak_mib is the process's peak RSS so far (ru_maxrss), a
+config's own only when it is the process's one config. It runs under
+Debian's 1.13 with OpenBLAS or PyPI's 2.15 (blas=mkl), eager on both: the
+cached decode writes into its buffers at a new position every token,
+which torch.compile would recompile or guard on (not measured here).
 
 --check first verifies that the cached decode is the model: greedy tokens
 from forward_cached equal a full re-run's (reference.forward_hidden over
@@ -20,6 +28,7 @@ Run it through scripts/bench-sample.sh, which supplies a fast BLAS.
 """
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -96,6 +105,23 @@ def check(c, gen, steps=6):
     return diff
 
 
+def gen_flops(c, prompts=PROMPTS, group=GROUP, prompt_len=PROMPT_LEN, new=NEW):
+    """Model FLOPs of one generation, counted as bench_torch.train_flops
+    counts a forward pass: 2 per matmul parameter per token (a tied head
+    included, the embedding lookup not) plus attention's 4 * context * (H*hd)
+    per token and layer. The prompts run once (prompts x prompt_len, full
+    prompt_len^2 attention like the training count), then new - 1 decode
+    steps of prompts * group rows (the last token is sampled, not fed back),
+    the step at offset t attending prompt_len + t + 1 positions."""
+    n = bench_torch.train_flops(c, 1, 1) // 6  # the matmul parameters (attention at T=1 adds 2*L*q)
+    q = c["num_attention_heads"] * reference.head_dim(c)
+    n -= 2 * c["num_hidden_layers"] * q
+    L = c["num_hidden_layers"]
+    prefill = prompts * (2 * n * prompt_len + 4 * L * prompt_len * prompt_len * q)
+    decode = sum(prompts * group * (2 * n + 4 * L * q * (prompt_len + t + 1)) for t in range(new - 1))
+    return prefill + decode
+
+
 def bench(c, runs, warmup, gen):
     ps = {n: p.detach() for n, p in bench_torch.init(c, gen).items()}
     prompts = torch.randint(0, c["vocab_size"], (PROMPTS, PROMPT_LEN), generator=gen)
@@ -117,11 +143,13 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--configs", default="1M,10M", help="comma-separated subset of " + ",".join(bench_torch.CONFIGS))
     ap.add_argument("--check", action="store_true", help="verify cached decoding against a full re-run first")
+    ap.add_argument("--peak", type=float, default=float(os.environ.get("CREDO_PEAK_GFLOPS", "200")),
+                    help="float32 peak in GFLOP/s that mfu is stated against (default $CREDO_PEAK_GFLOPS or 200)")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)  # reference.py sets 1 at import
     blas = bench_torch.blas_in_use()
-    if blas != "openblas":
-        print(f"bench_generate_torch: warning: BLAS is {blas}, not OpenBLAS; see scripts/bench-sample.sh", file=sys.stderr)
+    if blas not in ("openblas", "mkl"):
+        print(f"bench_generate_torch: warning: BLAS is {blas}, not OpenBLAS or MKL; see scripts/bench-sample.sh", file=sys.stderr)
     gen = torch.Generator().manual_seed(1)
     with torch.inference_mode():
         for name in a.configs.split(","):
@@ -131,8 +159,11 @@ def main():
             if a.check:
                 print(f"# {name}: cached greedy = re-run greedy, logits within {check(c, gen):.2g}", flush=True)
             sec, times, n = bench(c, a.runs, a.warmup, gen)
+            gflop = gen_flops(c) / 1e9
             print(f"torch-gen {name} batch={PROMPTS * GROUP} new={NEW} tokens_s={n / sec:.0f} gen_s={sec:.4f} "
-                  f"min_s={min(times):.4f} max_s={max(times):.4f} threads={torch.get_num_threads()} blas={blas}",
+                  f"min_s={min(times):.4f} max_s={max(times):.4f} threads={torch.get_num_threads()} blas={blas} "
+                  f"torch={torch.__version__.split('+')[0]} gflop={gflop:.2f} mfu={100 * gflop / sec / a.peak:.1f} "
+                  f"peak={a.peak:g} peak_mib={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f}",
                   flush=True)
 
 

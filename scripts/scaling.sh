@@ -2,8 +2,11 @@
 # Scaling of one AdamW training step, credo (optim.BenchmarkTrainShape)
 # against PyTorch 1.13 on the CPU (scripts/bench_torch.py --size) at the
 # same shape: seconds per step and peak resident memory over three sweeps,
+# and against PyTorch 2.15 (PyPI's wheel, eager and torch.compile'd: see
+# scripts/bench.sh) in a table of its own, with every side's MFU,
 #
-#   model size       1M, 10M, 40M parameters, 16 sequences x 256 tokens
+#   model size       1M, 10M, 40M parameters (SIZES), 16 sequences
+#                    (SIZE_BATCH) x 256 tokens
 #   sequence length  128, 256, 512, 1024 tokens, 16 sequences, 1M and 10M
 #   group size       8 prompts x G completions, G = 2, 4, 8, 16 (16..128
 #                    sequences of 256 tokens), 1M
@@ -33,6 +36,15 @@
 #   STEPS        timed steps per process (default 3)
 #   ROUNDS       alternating rounds per shape (default 2)
 #   SWEEPS       which sweeps to run (default "size seq seq10M group")
+#   SIZES        the size sweep's models (default "1M 10M 40M"; 135M is
+#                SmolLM2-135M's shape, with its 49,152-token vocabulary)
+#   SIZE_BATCH   the size sweep's sequences per step (default 16; at 135M
+#                16 x 256 tokens needs well over 16 GB, 4 fits)
+#   PEERS        PyTorch sides (default "torch t2.15 t2.15c": 1.13, 2.15
+#                eager, 2.15 compiled); the plot and the sweep tables show
+#                1.13 ("torch"), the PyTorch 2.15 table the others
+#   CREDO_PEAK_GFLOPS  the peak MFU is stated against (default: measured,
+#                scripts/peak.sh's best of three)
 #   NICE         niceness of the measured processes (default 0; use 5 on a
 #                shared machine)
 #   LIMIT_MIB    a process whose peak RSS passes this is killed and shown
@@ -56,6 +68,9 @@ else
 	STEPS=${STEPS:-3} ROUNDS=${ROUNDS:-2}
 fi
 SWEEPS=${SWEEPS:-size seq seq10M group}
+SIZES=${SIZES:-1M 10M 40M}
+SIZE_BATCH=${SIZE_BATCH:-16}
+PEERS=${PEERS:-torch t2.15 t2.15c}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -n "${OUT:-}" ]; then
@@ -68,12 +83,15 @@ else
 	md=docs/results/scaling.md svg=docs/scaling.svg
 fi
 
-source scripts/torch_env.sh
+source scripts/torch_env.sh # PY, PY2, OBDIR, peak_gflops …
+[ -n "$PY2" ] || PEERS=${PEERS//t2.15c/} PEERS=${PEERS//t2.15/}
+CREDO_PEAK_GFLOPS=${CREDO_PEAK_GFLOPS:-$(peak_gflops)}
+export CREDO_PEAK_GFLOPS
 
 # (a) The shapes: "panel|x label|series|x|tick|size|batch|seq" per line,
 # x the position on the plot's axis. The 1M and 10M parameter counts are
 # model.Small(268)'s and model.Medium(268)'s, 40M the benchmark's config.
-declare -A params=([1M]=821888 [10M]=10724736 [40M]=40814720)
+declare -A params=([1M]=821888 [10M]=10724736 [40M]=40814720 [135M]=134515008)
 want() { [[ " $SWEEPS " == *" $1 "* ]]; }
 shapes=()
 if [ "$QUICK" = 1 ]; then
@@ -89,7 +107,7 @@ if [ "$QUICK" = 1 ]; then
 	fi
 else
 	if want size; then
-		for s in 1M 10M 40M; do shapes+=("model size (16 x 256 tokens)|parameters||${params[$s]}|$s|$s|16|256"); done
+		for s in $SIZES; do shapes+=("model size ($SIZE_BATCH x 256 tokens)|parameters||${params[$s]}|$s|$s|$SIZE_BATCH|256"); done
 	fi
 	for m in 1M 10M; do
 		sweep=seq
@@ -107,8 +125,9 @@ fi
 mapfile -t unique < <(printf '%s\n' "${shapes[@]}" | awk -F'|' '!seen[$6 "," $7 "," $8]++ {print $6 "," $7 "," $8}')
 
 # (b) measure KEY SIDE CMD…: runs CMD with the memory watchdog and appends
-# "SIDE KEY step_s peak_mib" to $tmp/results; a failed or killed run
-# records "-" and the peak so far. A side killed in an earlier round is not
+# "SIDE KEY step_s peak_mib mfu" to $tmp/results; a failed or killed run
+# records "-" and the peak so far (a failed one its last error line, for
+# the PyTorch 2.15 table: a torch.compile that does not build, say). A side killed in an earlier round is not
 # run again: it would only be killed again.
 measure() {
 	local key=$1 side=$2
@@ -134,49 +153,62 @@ measure() {
 	wait "$pid" || rc=$?
 	if ((killed)); then
 		echo "#   $side $key: killed at $((hwm / 1024)) MiB" >&2
-		echo "$side $key - >$((hwm / 1024))(killed)" >>"$tmp/results"
+		echo "$side $key - >$((hwm / 1024))(killed) -" >>"$tmp/results"
 		return
 	fi
 	if ((rc != 0)); then
 		echo "#   $side $key: failed (exit $rc):" >&2
 		tail -5 "$tmp/log" >&2
-		echo "$side $key - -" >>"$tmp/results"
+		local why
+		why=$(grep -E '^[A-Za-z_.]*(Error|Exception)' "$tmp/log" | tail -1 | cut -c1-80 | tr ' ' '_')
+		echo "$side $key - - failed:${why:-exit_$rc}" >>"$tmp/results"
 		return
 	fi
 	local line
 	if [ "$side" = credo ]; then
 		# BenchmarkTrainShape/1M-821888params-B16-T256-2  3  3.5e8 ns/op ... 210.5 peak-MiB ...
 		line=$(awk '/^BenchmarkTrainShape\// {
-			ns = mib = ""
-			for (i = 2; i < NF; i++) { if ($(i+1) == "ns/op") ns = $i; if ($(i+1) == "peak-MiB") mib = $i }
-			if (ns != "" && mib != "") printf "%.4f %.1f", ns / 1e9, mib
+			ns = mib = mfu = ""
+			for (i = 2; i < NF; i++) { if ($(i+1) == "ns/op") ns = $i; if ($(i+1) == "peak-MiB") mib = $i; if ($(i+1) == "MFU%") mfu = $i }
+			if (ns != "" && mib != "") printf "%.4f %.1f %s", ns / 1e9, mib, mfu
 		}' "$tmp/log")
 	else
-		grep -q 'blas=openblas' "$tmp/log" || { echo "scaling.sh: PyTorch did not load OpenBLAS" >&2; cat "$tmp/log" >&2; exit 1; }
+		local blas=mkl
+		[ "$side" = torch ] && blas=openblas
+		grep -q "blas=$blas" "$tmp/log" || { echo "scaling.sh: $side did not run on $blas" >&2; cat "$tmp/log" >&2; exit 1; }
 		line=$(awk '/^torch / {
-			s = mib = ""
-			for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "mean_s") s = kv[2]; if (kv[1] == "peak_mib") mib = kv[2] }
-			if (s != "" && mib != "") print s, mib
+			s = mib = mfu = ""
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "mean_s") s = kv[2]; if (kv[1] == "peak_mib") mib = kv[2]; if (kv[1] == "mfu") mfu = kv[2] }
+			if (s != "" && mib != "") print s, mib, mfu
 		}' "$tmp/log")
 	fi
 	[ -n "$line" ] || { echo "scaling.sh: no result in $side's output:" >&2; cat "$tmp/log" >&2; exit 1; }
-	echo "#   $side $key: $line (s/step, peak MiB)" >&2
+	echo "#   $side $key: $line (s/step, peak MiB, MFU%)" >&2
 	echo "$side $key $line" >>"$tmp/results"
 }
 
 go test -c -o "$tmp/optim.test" ./optim
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date -u +%s)
-echo "# ${#unique[@]} shapes x $ROUNDS rounds, $STEPS steps each, $THREADS threads, OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE (load $load0)" >&2
+echo "# ${#unique[@]} shapes x $ROUNDS rounds, $STEPS steps each, $THREADS threads, OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE, peak $CREDO_PEAK_GFLOPS GFLOP/s, peers $PEERS (load $load0)" >&2
 for round in $(seq 1 "$ROUNDS"); do
 	for key in "${unique[@]}"; do
 		IFS=, read -r size batch seq <<<"$key"
 		echo "# round $round, size=$size batch=$batch seq=$seq (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
 		(cd optim && CREDO_BENCH_SHAPE="size=$size,batch=$batch,seq=$seq" measure "$key" credo \
 			"$tmp/optim.test" -test.run XXX -test.bench TrainShape -test.benchtime "${STEPS}x")
-		OMP_NUM_THREADS=$THREADS LD_LIBRARY_PATH=$OBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-			measure "$key" torch "$PY" scripts/bench_torch.py --size "$size" --batch "$batch" --seq "$seq" \
-			--steps "$STEPS" --warmup 2 --threads "$THREADS"
+		args=(--size "$size" --batch "$batch" --seq "$seq" --steps "$STEPS" --threads "$THREADS" --peak "$CREDO_PEAK_GFLOPS")
+		for peer in $PEERS; do
+			case $peer in
+			torch) OMP_NUM_THREADS=$THREADS LD_LIBRARY_PATH=$OBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+				measure "$key" torch "$PY" scripts/bench_torch.py "${args[@]}" --warmup 2 ;;
+			t2.15) OMP_NUM_THREADS=$THREADS measure "$key" t2.15 "$PY2" scripts/bench_torch.py "${args[@]}" --warmup 2 ;;
+			# Three untimed steps: compiling, then the update's recompile
+			# once AdamW's state exists.
+			t2.15c) OMP_NUM_THREADS=$THREADS measure "$key" t2.15c "$PY2" scripts/bench_torch.py "${args[@]}" --warmup 3 --compile ;;
+			*) echo "scaling.sh: unknown peer $peer (have torch t2.15 t2.15c)" >&2; exit 1 ;;
+			esac
+		done
 	done
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -186,11 +218,11 @@ minutes=$(awk -v s="$start" -v e="$(date -u +%s)" 'BEGIN {printf "%.1f", (e - s)
 best=$tmp/best
 awk '{
 	k = $1 " " $2
-	if (!(k in s)) { s[k] = "-"; p[k] = $4; pv[k] = -1 }
-	if ($3 != "-" && (s[k] == "-" || $3 + 0 < s[k] + 0)) s[k] = $3
+	if (!(k in s)) { s[k] = "-"; p[k] = $4; pv[k] = -1; m[k] = $5 }
+	if ($3 != "-" && (s[k] == "-" || $3 + 0 < s[k] + 0)) { s[k] = $3; m[k] = $5 }
 	v = $4; gsub(/[^0-9.]/, "", v)
 	if (v != "" && v + 0 > pv[k]) { p[k] = $4; pv[k] = v + 0 }
-} END { for (k in s) print k, s[k], p[k] }' "$tmp/results" >"$best"
+} END { for (k in s) print k, s[k], p[k], m[k] }' "$tmp/results" >"$best"
 tsv=$tmp/scaling.tsv
 printf 'panel\txlabel\tseries\tx\ttick\tshape\tcredo_s\ttorch_s\tcredo_mib\ttorch_mib\n' >"$tsv"
 for sh in "${shapes[@]}"; do
@@ -214,6 +246,51 @@ cmd="scripts/scaling.sh"
 for v in STEPS ROUNDS NICE; do cmd="$v=${!v} $cmd"; done
 [ "$SWEEPS" = "size seq seq10M group" ] || cmd="SWEEPS=\"$SWEEPS\" $cmd"
 svgrel=$(realpath --relative-to="$(dirname "$md")" "$svg")
+
+# peer2_table: every shape once, credo against each PyTorch side, with MFU
+# against the peak measured at the start (the same figure for every side).
+peer2_table() {
+	local torch2v=""
+	[ -z "$PY2" ] || torch2v=$("$PY2" -c 'import torch; print(torch.__version__.split("+")[0])')
+	echo
+	echo "### PyTorch $torchv and $torch2v, with MFU"
+	echo
+	echo "Sides: credo; PyTorch $torchv + OpenBLAS (written-out attention); PyTorch $torch2v"
+	echo "from PyPI (its MKL, \`F.scaled_dot_product_attention\`), eager and with"
+	echo "\`torch.compile\` on the loss and the update (inductor). MFU against"
+	echo "${CREDO_PEAK_GFLOPS} GFLOP/s, \`scripts/peak.sh\`'s best of three at the start. PyTorch ÷ credo"
+	echo "above 1 means credo is faster."
+	echo
+	printf '%s\n' "${unique[@]}" | awk -v peers="credo $PEERS" -v v1="$torchv" -v v2="$torch2v" '
+	NR == FNR { s[$1, $2] = $3; p[$1, $2] = $4; m[$1, $2] = $5; next }
+	{ keys[++n] = $1 }
+	END {
+		ns = split(peers, side, " ")
+		for (j = 1; j <= ns; j++) name[side[j]] = side[j] == "credo" ? "credo" : side[j] == "torch" ? v1 : side[j] == "t2.15" ? v2 " eager" : v2 " compiled"
+		h = "| shape"; d = "| ---"
+		for (j = 1; j <= ns; j++) { h = h " | " name[side[j]] " s/step"; d = d " | ---:" }
+		for (j = 2; j <= ns; j++) { h = h " | " name[side[j]] " ÷ credo"; d = d " | ---:" }
+		for (j = 1; j <= ns; j++) { h = h " | " name[side[j]] " MFU"; d = d " | ---:" }
+		for (j = 1; j <= ns; j++) { h = h " | " name[side[j]] " peak MiB"; d = d " | ---:" }
+		print h " |"; print d " |"
+		for (i = 1; i <= n; i++) {
+			k = keys[i]; split(k, f, ","); row = "| size=" f[1] ",batch=" f[2] ",seq=" f[3]
+			cs = s["credo", k]
+			for (j = 1; j <= ns; j++) {
+				v = s[side[j], k]; mm = m[side[j], k]
+				if (v == "" || v == "-") { gsub("_", " ", mm); sub(/^failed:/, "failed: ", mm); row = row " | " (mm ~ /^failed/ ? (side[j] == "t2.15c" ? "compile " mm : mm) : "-") }
+				else row = row " | " sprintf("%.3f", v)
+			}
+			for (j = 2; j <= ns; j++) {
+				v = s[side[j], k]
+				row = row " | " ((v == "" || v == "-" || cs == "" || cs == "-") ? "-" : sprintf("**%.2f**", v / cs))
+			}
+			for (j = 1; j <= ns; j++) { v = m[side[j], k]; row = row " | " ((v == "" || v == "-" || v ~ /^failed/) ? "-" : v "%") }
+			for (j = 1; j <= ns; j++) { v = p[side[j], k]; gsub(/\(killed\)/, " (killed)", v); row = row " | " (v == "" ? "-" : v) }
+			print row " |"
+		}
+	}' "$best" -
+}
 {
 	echo "# Scaling of one training step: credo against PyTorch"
 	echo
@@ -239,6 +316,7 @@ svgrel=$(realpath --relative-to="$(dirname "$md")" "$svg")
 	echo
 	go run ./scripts/scalingplot -in "$tsv" -svg "$svg" \
 		-title "One AdamW step, credo against PyTorch $torchv + OpenBLAS ($THREADS threads)"
+	[ -z "${PEERS// /}" ] || peer2_table
 } >"$md.tmp"
 mv "$md.tmp" "$md"
 echo "# wrote $md and $svg ($minutes minutes)" >&2
