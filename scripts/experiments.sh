@@ -19,6 +19,9 @@
 #     names: slots slots-heldout ifeval ifeval-heldout sql sql-heldout
 #            arith arith-heldout slots-10m slots-neutral
 #   WARMUPS=3 SEEDS=1 scripts/experiments.sh slots    (a smaller run)
+#   The published slots tables (docs/results/slots-warmups.md):
+#   WARMUPS=4 SEEDS=2 ... slots and WARMUPS=5 SEEDS=1 ... slots-heldout
+#   (the fifth development warm-up counted no reward, which stops compare).
 #
 # Results go to runs/exp-<name>/ (table.md, report.html, one folder per
 # warm-up and run); compare resumes an interrupted comparison when run
