@@ -1,7 +1,6 @@
 package credit
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -11,11 +10,10 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/internal/reftest"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -188,54 +186,7 @@ func goldenDigests(t *testing.T) map[string]string {
 // must leave testdata/golden.txt as it is. go test ./credit -run
 // TestGolden -update rewrites it, for a change of behaviour.
 func TestGolden(t *testing.T) {
-	got := goldenDigests(t)
-	if *updateGolden {
-		var sb strings.Builder
-		for _, key := range slices.Sorted(maps.Keys(got)) {
-			fmt.Fprintf(&sb, "%s %s\n", key, got[key])
-		}
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(goldenFile, []byte(sb.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want := readGolden(t)
-	for key, d := range got {
-		if w, ok := want[key]; !ok {
-			t.Errorf("%s: not in %s (run with -update if the method is new)", key, goldenFile)
-		} else if w != d {
-			t.Errorf("%s: output changed (digest %s, want %s)", key, d[:12], w[:12])
-		}
-	}
-	for key := range want {
-		if _, ok := got[key]; !ok {
-			t.Errorf("%s: in %s but no longer computed", key, goldenFile)
-		}
-	}
-}
-
-func readGolden(t *testing.T) map[string]string {
-	f, err := os.Open(goldenFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	want := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		key, d, ok := strings.Cut(sc.Text(), " ")
-		if !ok {
-			t.Fatalf("%s: bad line %q", goldenFile, sc.Text())
-		}
-		want[key] = d
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return want
+	reftest.Golden(t, goldenFile, goldenDigests(t), *updateGolden)
 }
 
 // The golden batches exercise what the fast paths must keep: the sum cap

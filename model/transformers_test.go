@@ -2,7 +2,6 @@ package model_test
 
 import (
 	"context"
-	"math"
 	"path/filepath"
 	"testing"
 
@@ -105,15 +104,15 @@ func compareTransformers(t *testing.T, m *model.Model, fx map[string]hf.Tensor) 
 	t.Helper()
 	var d tfDiffs
 	loss, logits, grads, embGrad := referencePass(t, m, fx)
-	d.loss = relDiff(t, "loss", loss, fx["loss"].Data)
-	d.logits = relDiff(t, "logits", logits, fx["logits"].Data)
-	d.embGrad = relDiff(t, "input-embedding gradient", embGrad, fx["grad.embeddings"].Data)
+	d.loss = reftest.RelDiff(t, "loss", loss, fx["loss"].Data)
+	d.logits = reftest.RelDiff(t, "logits", logits, fx["logits"].Data)
+	d.embGrad = reftest.RelDiff(t, "input-embedding gradient", embGrad, fx["grad.embeddings"].Data)
 	for i, p := range m.Specs() {
 		want, ok := fx["grad."+p.Name]
 		if !ok {
 			t.Fatalf("the fixture has no gradient for %s", p.Name)
 		}
-		if g := relDiff(t, "gradient of "+p.Name, grads[i], want.Data); g >= d.grads {
+		if g := reftest.RelDiff(t, "gradient of "+p.Name, grads[i], want.Data); g >= d.grads {
 			d.grads, d.worstGrad = g, p.Name
 		}
 	}
@@ -125,7 +124,7 @@ func compareTransformers(t *testing.T, m *model.Model, fx map[string]hf.Tensor) 
 	for _, v := range m.Config.InvFreq() {
 		freq = append(freq, float32(v))
 	}
-	d.rope = relDiff(t, "rope frequencies", freq, fx["rope.inv_freq"].Data)
+	d.rope = reftest.RelDiff(t, "rope frequencies", freq, fx["rope.inv_freq"].Data)
 	return d
 }
 
@@ -144,26 +143,7 @@ func logProbsDiff(t *testing.T, m *model.Model, fx map[string]hf.Tensor) float64
 		got = append(got, row...)
 		want = append(want, fx["logp"].Data[i*T:i*T+len(row)]...)
 	}
-	return relDiff(t, "log-probs", got, want)
-}
-
-// relDiff is reftest.MaxDiff's measure without its verdict (the caller
-// reports one line per variant): the largest |got-want| / max(1, |want|),
-// +Inf for a NaN.
-func relDiff(t *testing.T, what string, got, want []float32) float64 {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d values, the fixture has %d", what, len(got), len(want))
-	}
-	worst := 0.0
-	for i := range got {
-		d := math.Abs(float64(got[i])-float64(want[i])) / math.Max(1, math.Abs(float64(want[i])))
-		if math.IsNaN(d) {
-			d = math.Inf(1)
-		}
-		worst = max(worst, d)
-	}
-	return worst
+	return reftest.RelDiff(t, "log-probs", got, want)
 }
 
 // TestTransformersRopeScalingMatters guards the two rope fixtures: without
@@ -188,7 +168,7 @@ func TestTransformersRopeScalingMatters(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, logits, _, _ := referencePass(t, m2, fx)
-			d := relDiff(t, "logits", logits, fx["logits"].Data)
+			d := reftest.RelDiff(t, "logits", logits, fx["logits"].Data)
 			t.Logf("%s without rope scaling: max logit difference %.3f", name, d)
 			if d < 1e-2 {
 				t.Errorf("%s: dropping rope scaling changes the logits by only %.2e", name, d)

@@ -1,20 +1,16 @@
 package service
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"maps"
-	"os"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/internal/reftest"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/golden.txt from the current code")
@@ -70,39 +66,5 @@ func goldenAnswers(t *testing.T) map[string]string {
 // faster (decoding, encoding, credit) must leave testdata/golden.txt as
 // it is. go test ./service -run TestGoldenAnswers -update rewrites it.
 func TestGoldenAnswers(t *testing.T) {
-	got := goldenAnswers(t)
-	if *updateGolden {
-		var sb strings.Builder
-		for _, key := range slices.Sorted(maps.Keys(got)) {
-			fmt.Fprintf(&sb, "%s %s\n", key, got[key])
-		}
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(goldenFile, []byte(sb.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	f, err := os.Open(goldenFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	want := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		key, d, _ := strings.Cut(sc.Text(), " ")
-		want[key] = d
-	}
-	if !maps.Equal(got, want) {
-		for _, key := range slices.Sorted(maps.Keys(got)) {
-			if got[key] != want[key] {
-				t.Errorf("%s: answer changed (sha256 %.12s, want %.12s)", key, got[key], want[key])
-			}
-		}
-		if len(got) != len(want) {
-			t.Errorf("%d answers, %s has %d", len(got), goldenFile, len(want))
-		}
-	}
+	reftest.Golden(t, goldenFile, goldenAnswers(t), *updateGolden)
 }

@@ -10,6 +10,18 @@ import (
 // t when it exceeds tol (a NaN counts as an infinite difference).
 func MaxDiff(t testing.TB, what string, got, want []float32, tol float64) {
 	t.Helper()
+	worst := RelDiff(t, what, got, want)
+	t.Logf("%-45s max diff %.2e (tolerance %.0e)", what, worst, tol)
+	if worst > tol {
+		t.Errorf("%s: max difference %.3e exceeds %.0e", what, worst, tol)
+	}
+}
+
+// RelDiff is max |got − want| / max(1, |want|) over two flat arrays of the
+// same length, +Inf for a NaN: MaxDiff's measure, for a caller that
+// reports its own verdict.
+func RelDiff(t testing.TB, what string, got, want []float32) float64 {
+	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
 	}
@@ -21,10 +33,7 @@ func MaxDiff(t testing.TB, what string, got, want []float32, tol float64) {
 		}
 		worst = max(worst, d)
 	}
-	t.Logf("%-45s max diff %.2e (tolerance %.0e)", what, worst, tol)
-	if worst > tol {
-		t.Errorf("%s: max difference %.3e exceeds %.0e", what, worst, tol)
-	}
+	return worst
 }
 
 // Tokens reads a fixture's batch: token ids [B, T] (shape), right-padded
