@@ -42,17 +42,7 @@ func TestReferenceLogProbs(t *testing.T) {
 				t.Fatal(err)
 			}
 			fx := loadFixture(t, name+"_expected.safetensors")
-			seqs, _ := reftest.Tokens(fx["tokens"].Data, fx["tokens"].Shape, fx["lengths"].Data)
-			lp, err := m.LogProbs(context.Background(), seqs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			T := fx["tokens"].Shape[1] - 1
-			var got, want []float32
-			for i, row := range lp {
-				got = append(got, row...)
-				want = append(want, fx["logp"].Data[i*T:i*T+len(row)]...)
-			}
+			seqs, got, want := targetLogProbs(t, m, fx)
 			reftest.MaxDiff(t, "log-probs of targets", got, want, 1e-5)
 
 			// Distributions: softmax of the reference logits at every position.
@@ -64,7 +54,7 @@ func TestReferenceLogProbs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			V := m.Config.VocabSize
+			V, T := m.Config.VocabSize, fx["tokens"].Shape[1]-1
 			got, want = nil, nil
 			for i, rows := range dist {
 				for tpos, p := range rows {
@@ -295,4 +285,22 @@ func TestReferenceEmbeddingGradient(t *testing.T) {
 		fs = append(fs, r...)
 	}
 	reftest.MaxDiff(t, "Scores", fs, fx["score"].Data, 1e-5)
+}
+
+// targetLogProbs runs a fixture's sequences (unpadded) through LogProbs,
+// the path sampling and scoring use, and returns them with each target's
+// log-probability flat beside the fixture's ("logp").
+func targetLogProbs(t *testing.T, m *model.Model, fx map[string]hf.Tensor) (seqs [][]int32, got, want []float32) {
+	t.Helper()
+	seqs, _ = reftest.Tokens(fx["tokens"].Data, fx["tokens"].Shape, fx["lengths"].Data)
+	lp, err := m.LogProbs(context.Background(), seqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	T := fx["tokens"].Shape[1] - 1
+	for i, row := range lp {
+		got = append(got, row...)
+		want = append(want, fx["logp"].Data[i*T:i*T+len(row)]...)
+	}
+	return seqs, got, want
 }

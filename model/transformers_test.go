@@ -1,7 +1,6 @@
 package model_test
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
@@ -128,21 +127,11 @@ func compareTransformers(t *testing.T, m *model.Model, fx map[string]hf.Tensor) 
 	return d
 }
 
-// logProbsDiff runs the fixture's sequences (unpadded) through LogProbs,
-// the path sampling and scoring use, and compares with the target log-probs.
+// logProbsDiff compares LogProbs, the path sampling and scoring use, with
+// the fixture's target log-probs.
 func logProbsDiff(t *testing.T, m *model.Model, fx map[string]hf.Tensor) float64 {
 	t.Helper()
-	seqs, _ := reftest.Tokens(fx["tokens"].Data, fx["tokens"].Shape, fx["lengths"].Data)
-	lp, err := m.LogProbs(context.Background(), seqs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	T := fx["tokens"].Shape[1] - 1
-	var got, want []float32
-	for i, row := range lp {
-		got = append(got, row...)
-		want = append(want, fx["logp"].Data[i*T:i*T+len(row)]...)
-	}
+	_, got, want := targetLogProbs(t, m, fx)
 	return reftest.RelDiff(t, "log-probs", got, want)
 }
 
