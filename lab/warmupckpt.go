@@ -54,7 +54,6 @@ type warmupCheckpoint struct {
 const (
 	warmupConfigFile = "warmup-config.json"
 	warmupStateFile  = "state.json"
-	optimizerFile    = "optimizer.safetensors"
 )
 
 // saveWarmupCheckpoint writes the policy in float32, its AdamW moments, the
@@ -69,15 +68,10 @@ func saveWarmupCheckpoint(dir string, c WarmupConfig, p *policy.Policy, u *optim
 		return fmt.Errorf("warm-up checkpoint: %w", err)
 	}
 	mom, vel := u.OptimizerState()
-	ts := map[string]hf.Tensor{}
-	for i, s := range p.Model.Specs() {
-		ts["m."+s.Name] = hf.Tensor{Shape: s.Shape, Data: mom[i]}
-		ts["v."+s.Name] = hf.Tensor{Shape: s.Shape, Data: vel[i]}
-	}
 	err = errors.Join(
 		hf.SaveAs(p.Model, tmp, "F32"), // master weights: a resume continues bit for bit
 		p.Tok.Save(tmp),
-		hf.WriteSafetensors(filepath.Join(tmp, optimizerFile), ts),
+		optim.WriteState(filepath.Join(tmp, optim.StateFile), p.Model.Specs(), mom, vel),
 		run.WriteJSON(filepath.Join(tmp, warmupConfigFile), c),
 		run.WriteJSON(filepath.Join(tmp, warmupStateFile), st),
 	)
@@ -116,17 +110,8 @@ func loadWarmupCheckpoint(dir string, c WarmupConfig) (ck warmupCheckpoint, ok b
 	if err != nil {
 		return ck, false, fmt.Errorf("warm-up checkpoint %s: %w", dir, err)
 	}
-	ts, err := hf.ReadSafetensors(filepath.Join(dir, optimizerFile))
-	if err != nil {
+	if ck.mom, ck.vel, err = optim.ReadState(filepath.Join(dir, optim.StateFile), m.Specs()); err != nil {
 		return ck, false, fmt.Errorf("warm-up checkpoint %s: %w", dir, err)
-	}
-	for _, s := range m.Specs() {
-		a, ok1 := ts["m."+s.Name]
-		b, ok2 := ts["v."+s.Name]
-		if !ok1 || !ok2 {
-			return ck, false, fmt.Errorf("warm-up checkpoint %s: optimizer state for %s is missing", dir, s.Name)
-		}
-		ck.mom, ck.vel = append(ck.mom, a.Data), append(ck.vel, b.Data)
 	}
 	ck.p = &policy.Policy{Model: m, Tok: tok}
 	return ck, true, nil

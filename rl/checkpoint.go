@@ -71,15 +71,10 @@ func (t *Trainer) saveCheckpoint() error {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("checkpoint: %w", err)
 	}
-	ts := map[string]hf.Tensor{}
-	for i, p := range specs {
-		ts["m."+p.Name] = hf.Tensor{Shape: p.Shape, Data: mom[i]}
-		ts["v."+p.Name] = hf.Tensor{Shape: p.Shape, Data: vel[i]}
-	}
 	err = errors.Join(
 		hf.SaveAs(t.policy.Model, tmp, "F32"), // float32 master weights: a resume continues bit for bit, whatever the folder dtype
 		t.policy.Tok.Save(tmp),
-		hf.WriteSafetensors(filepath.Join(tmp, "optimizer.safetensors"), ts),
+		optim.WriteState(filepath.Join(tmp, optim.StateFile), specs, mom, vel),
 		run.WriteFile(filepath.Join(tmp, RunConfigFile), cfg),
 		run.WriteJSON(filepath.Join(tmp, "state.json"), checkpointState{Step: t.step, Updates: t.opt.Steps(), Seed: t.c.Seed, ConfigSHA256: cfgSum}),
 	)
@@ -312,22 +307,15 @@ func (t *Trainer) readCheckpoint(dir string) error {
 	if err := t.opt.SetMemory(t.c.Memory); err != nil {
 		return err
 	}
-	ts, err := hf.ReadSafetensors(filepath.Join(dir, "optimizer.safetensors"))
+	mom, vel, err := optim.ReadState(filepath.Join(dir, optim.StateFile), m.Specs())
 	if err != nil {
 		return err
 	}
 	weights := m.ParamData()
-	var mom, vel [][]float32
 	for i, p := range m.Specs() {
-		a, ok1 := ts["m."+p.Name]
-		b, ok2 := ts["v."+p.Name]
-		if !ok1 || !ok2 {
-			return fmt.Errorf("optimizer state for %s is missing", p.Name)
-		}
-		if bad := firstNonFinite(weights[i], a.Data, b.Data); bad != "" {
+		if bad := firstNonFinite(weights[i], mom[i], vel[i]); bad != "" {
 			return fmt.Errorf("%s of %s is not finite", bad, p.Name)
 		}
-		mom, vel = append(mom, a.Data), append(vel, b.Data)
 	}
 	if err := t.opt.SetOptimizerState(mom, vel, st.Updates); err != nil {
 		return err
