@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 )
 
 // source is a relevance source (ALGORITHMS.md §2): it returns q[k][i] on
@@ -384,8 +385,8 @@ func (c *clipSum) bisect() (lambda float64, a, b int) {
 // −L), x[b:] to L (x + λ ≥ L), found by binary search on the sorted x.
 func (c *clipSum) bounds(lambda float64) (a, b int) {
 	L := c.L
-	a = searchFloats(c.x, func(v float64) bool { return v+lambda > -L })
-	b = searchFloats(c.x[a:], func(v float64) bool { return v+lambda >= L }) + a
+	a = sort.Search(len(c.x), func(i int) bool { return c.x[i]+lambda > -L })
+	b = a + sort.Search(len(c.x)-a, func(i int) bool { return c.x[a+i]+lambda >= L })
 	return a, b
 }
 
@@ -423,21 +424,6 @@ func (c *clipSum) below(lambda float64) (a, b int, below bool) {
 		s += L
 	}
 	return a, b, s < c.target
-}
-
-// searchFloats is the first index of sorted x at which ok holds, ok being
-// false then true along x (len(x) when it never holds).
-func searchFloats(x []float64, ok func(float64) bool) int {
-	lo, hi := 0, len(x)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if ok(x[m]) {
-			hi = m
-		} else {
-			lo = m + 1
-		}
-	}
-	return lo
 }
 
 // waterfill caps w at κ ≥ 1 and rescales the uncapped weights so the mean

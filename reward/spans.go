@@ -1,5 +1,7 @@
 package reward
 
+import "sort"
+
 // Effect says what a span of a response did to its verdict's score.
 // Neutral (the zero value) says only that the score depends on the part,
 // as a rule-based verifier's checked part does: its credit follows the
@@ -81,8 +83,8 @@ func (r TokenRanges) Fill(strength []float64, effect []Effect, spans []Span) {
 		}
 		lo, hi := 0, len(offsets)
 		if r.sorted {
-			lo = searchOffsets(offsets, func(o [2]int) bool { return o[1] >= s.Start })
-			hi = lo + searchOffsets(offsets[lo:], func(o [2]int) bool { return o[0] > s.End })
+			lo = sort.Search(len(offsets), func(i int) bool { return offsets[i][1] >= s.Start })
+			hi = lo + sort.Search(len(offsets)-lo, func(i int) bool { return offsets[lo+i][0] > s.End })
 		}
 		w, e := s.Weight(), max(Lowered, min(Raised, s.Effect))
 		for t := lo; t < hi; t++ {
@@ -99,21 +101,6 @@ func (r TokenRanges) Fill(strength []float64, effect []Effect, spans []Span) {
 			}
 		}
 	}
-}
-
-// searchOffsets is the first index whose offset satisfies ok, which holds
-// for a suffix of offsets (len(offsets) when none).
-func searchOffsets(offsets [][2]int, ok func([2]int) bool) int {
-	lo, hi := 0, len(offsets)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if ok(offsets[m]) {
-			hi = m
-		} else {
-			lo = m + 1
-		}
-	}
-	return lo
 }
 
 func overlaps(s Span, o [2]int) bool {
