@@ -49,7 +49,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageError{fmt.Errorf("--model: %w", err)}
 	}
-	tc := taskChoice{Task: *taskName, TaskSeed: *taskSeed, Difficulty: *difficulty}
+	tc := trainedOn{Task: *taskName, TaskSeed: *taskSeed, Difficulty: *difficulty}
 	if err := chooseTask(folder, &tc, fs.given, stderr); err != nil {
 		return usageError{fmt.Errorf("--model: %w", err)}
 	}

@@ -119,7 +119,6 @@ func sftOut(out, ckpt string, replace, resume bool, every int) error {
 // sftInterrupted says what an interrupted sft kept and how to go on.
 func sftInterrupted(out, ckpt string, args []string) error {
 	if !exists(ckpt) {
-		os.Remove(out) // made for nothing: only if empty
 		return interrupted{fmt.Sprintf("\ninterrupted before the first checkpoint: nothing was kept in %s.\nrun the same command again to start over: credo sft %s", out, shellQuote(args))}
 	}
 	again := slices.DeleteFunc(slices.Clone(args), func(a string) bool {

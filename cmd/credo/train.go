@@ -94,7 +94,7 @@ func initTask(fs *flags, configFile string, c *rl.Config, w io.Writer) error {
 		return fmt.Errorf("--init: %w", err)
 	}
 	c.Init = dir
-	tc := taskChoice{Task: c.Task, TaskSeed: c.TaskSeed, Difficulty: c.Difficulty}
+	tc := trainedOn{Task: c.Task, TaskSeed: c.TaskSeed, Difficulty: c.Difficulty}
 	given := fs.given
 	if configFile != "" { // the file's task stands as if given on the command line
 		given = func(string) bool { return true }

@@ -64,19 +64,12 @@ func modelFolder(dir string) (string, error) {
 	return rl.CheckpointDir(dir, step), nil
 }
 
-// taskChoice is the task a command uses with a model, and the notice that
-// says where it came from when the command line did not say.
-type taskChoice struct {
-	Task       string
-	TaskSeed   uint64
-	Difficulty string
-}
-
-// chooseTask fills what the command line left unset (given reports which
-// of task, task-seed, difficulty it set) from the model's record, and
+// chooseTask fills what the command line left unset in c, the task a
+// command uses with the model in dir (given reports which of task,
+// task-seed, difficulty it set), from the model's record, and
 // prints one line saying so; a --task that differs from the record gets a
 // one-line note, since training on one task and using another is allowed.
-func chooseTask(dir string, c *taskChoice, given func(flag string) bool, w io.Writer) error {
+func chooseTask(dir string, c *trainedOn, given func(flag string) bool, w io.Writer) error {
 	rec, ok, err := readTrainedOn(dir)
 	if err != nil {
 		return fmt.Errorf("%s: reading what it was trained on: %w", dir, err)
