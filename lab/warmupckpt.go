@@ -10,6 +10,7 @@ import (
 	"github.com/credo-rl/credo/model/hf"
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/tokenizer"
 )
@@ -71,7 +72,7 @@ func saveWarmupCheckpoint(dir string, c WarmupConfig, p *policy.Policy, u *optim
 	err = errors.Join(
 		hf.SaveAs(p.Model, tmp, "F32"), // master weights: a resume continues bit for bit
 		p.Tok.Save(tmp),
-		optim.WriteState(filepath.Join(tmp, optim.StateFile), p.Model.Specs(), mom, vel),
+		rl.WriteOptimizerState(filepath.Join(tmp, rl.OptimizerFile), p.Model.Specs(), mom, vel),
 		run.WriteJSON(filepath.Join(tmp, warmupConfigFile), c),
 		run.WriteJSON(filepath.Join(tmp, warmupStateFile), st),
 	)
@@ -110,7 +111,7 @@ func loadWarmupCheckpoint(dir string, c WarmupConfig) (ck warmupCheckpoint, ok b
 	if err != nil {
 		return ck, false, fmt.Errorf("warm-up checkpoint %s: %w", dir, err)
 	}
-	if ck.mom, ck.vel, err = optim.ReadState(filepath.Join(dir, optim.StateFile), m.Specs()); err != nil {
+	if ck.mom, ck.vel, err = rl.ReadOptimizerState(filepath.Join(dir, rl.OptimizerFile), m.Specs()); err != nil {
 		return ck, false, fmt.Errorf("warm-up checkpoint %s: %w", dir, err)
 	}
 	ck.p = &policy.Policy{Model: m, Tok: tok}

@@ -74,7 +74,7 @@ func (t *Trainer) saveCheckpoint() error {
 	err = errors.Join(
 		hf.SaveAs(t.policy.Model, tmp, "F32"), // float32 master weights: a resume continues bit for bit, whatever the folder dtype
 		t.policy.Tok.Save(tmp),
-		optim.WriteState(filepath.Join(tmp, optim.StateFile), specs, mom, vel),
+		WriteOptimizerState(filepath.Join(tmp, OptimizerFile), specs, mom, vel),
 		run.WriteFile(filepath.Join(tmp, RunConfigFile), cfg),
 		run.WriteJSON(filepath.Join(tmp, "state.json"), checkpointState{Step: t.step, Updates: t.opt.Steps(), Seed: t.c.Seed, ConfigSHA256: cfgSum}),
 	)
@@ -307,7 +307,7 @@ func (t *Trainer) readCheckpoint(dir string) error {
 	if err := t.opt.SetMemory(t.c.Memory); err != nil {
 		return err
 	}
-	mom, vel, err := optim.ReadState(filepath.Join(dir, optim.StateFile), m.Specs())
+	mom, vel, err := ReadOptimizerState(filepath.Join(dir, OptimizerFile), m.Specs())
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package optim
+package rl
 
 import (
 	"fmt"
@@ -7,14 +7,15 @@ import (
 	"github.com/credo-rl/credo/model/hf"
 )
 
-// StateFile is the name of a checkpoint's optimizer state.
-const StateFile = "optimizer.safetensors"
+// OptimizerFile is the name of a checkpoint's optimizer state (the
+// trainer's, and sft's warm-up checkpoint in package lab).
+const OptimizerFile = "optimizer.safetensors"
 
-// WriteState writes AdamW moments (Updater.OptimizerState) to path as
+// WriteOptimizerState writes AdamW moments (Updater.OptimizerState) to path as
 // safetensors, "m.<param>" and "v.<param>" for each parameter of specs in
 // float32: with the weights and the update count, all a resume needs to
 // continue bit for bit.
-func WriteState(path string, specs []model.ParamSpec, mom, vel [][]float32) error {
+func WriteOptimizerState(path string, specs []model.ParamSpec, mom, vel [][]float32) error {
 	ts := map[string]hf.Tensor{}
 	for i, s := range specs {
 		ts["m."+s.Name] = hf.Tensor{Shape: s.Shape, Data: mom[i]}
@@ -23,9 +24,9 @@ func WriteState(path string, specs []model.ParamSpec, mom, vel [][]float32) erro
 	return hf.WriteSafetensors(path, ts)
 }
 
-// ReadState reads moments WriteState wrote, in the model's Specs order; a
+// ReadOptimizerState reads moments WriteOptimizerState wrote, in the model's Specs order; a
 // parameter without both is an error naming it.
-func ReadState(path string, specs []model.ParamSpec) (mom, vel [][]float32, err error) {
+func ReadOptimizerState(path string, specs []model.ParamSpec) (mom, vel [][]float32, err error) {
 	ts, err := hf.ReadSafetensors(path)
 	if err != nil {
 		return nil, nil, err
