@@ -34,8 +34,8 @@ const (
 type JSForm string
 
 const (
-	JSFormDivergence JSForm = "divergence" // JS/ln 2 (JSDivergence, default)
-	JSFormDistance   JSForm = "distance"   // √(JS/ln 2) (JSDistance)
+	JSFormDivergence JSForm = "divergence" // JS/ln 2 (js.Divergence, default)
+	JSFormDistance   JSForm = "distance"   // √(JS/ln 2) (js.Distance)
 )
 
 // StepReward says how P2T turns a step's PRM probability R_s into the
@@ -113,7 +113,7 @@ type Config struct {
 	// what credo has always computed, so earlier results stay comparable)
 	// or "distance" √(JS/ln 2), the paper's wording ("Jensen–Shannon
 	// distance, normalized by ln 2 into [0, 1]"). The square root flattens
-	// relevance: the same replay concentrates less (ExampleJSDistance
+	// relevance: the same replay concentrates less (ExampleConfig_jsForm
 	// prints both on one batch; credit/concentration logs it in training).
 	JS JSForm `json:"js"`
 	// Joint replaces each reward's "without k" replay by one "without all

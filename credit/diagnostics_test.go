@@ -6,49 +6,6 @@ import (
 	"github.com/credo-rl/credo/reward"
 )
 
-func TestConcentration(t *testing.T) {
-	for _, tc := range []struct {
-		q    []float64
-		want float64
-	}{
-		{[]float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 0.8}, // 8 of 10 hold 80% exactly
-		{[]float64{1, 1, 1}, 1},                        // 0.8·3 = 2.4 needs 3 tokens
-		{[]float64{1, 1, 1, 1, 1}, 0.8},                // 4 of 5
-		{[]float64{8, 1, 1, 0}, 0.25},                  // 8 of 10 in one token
-		{[]float64{0, 5, 0, 0}, 0.25},
-		{[]float64{3, 3, 2, 2}, 0.75}, // 3+3 = 6 < 8, +2 = 8
-		{[]float64{0, 0}, 0},          // no mass: undefined
-		{nil, 0},
-	} {
-		if got, _ := concentration(tc.q, nil); !near(got, tc.want, 1e-15) {
-			t.Errorf("concentration(%v) = %v, want %v", tc.q, got, tc.want)
-		}
-	}
-}
-
-func TestLocalization(t *testing.T) {
-	for _, tc := range []struct {
-		q, strength []float64
-		want        float64
-		ok          bool
-	}{
-		// The checked token holds 3/6 of q and is 1/4 of the tokens: 2.
-		{[]float64{3, 1, 1, 1}, []float64{1, 0, 0, 0}, 2, true},
-		// Uniform relevance: 1.
-		{[]float64{1, 1, 1, 1}, []float64{0, 2, 2, 0}, 1, true},
-		// q avoids the checked tokens: 0.
-		{[]float64{0, 1, 1, 0}, []float64{1, 0, 0, 0.5}, 0, true},
-		{[]float64{1, 1}, []float64{0, 0}, 0, false}, // nothing checked
-		{[]float64{1, 1}, []float64{1, 1}, 0, false}, // everything checked
-		{[]float64{0, 0}, []float64{1, 0}, 0, false}, // no mass
-	} {
-		got, ok := localization(tc.q, tc.strength)
-		if ok != tc.ok || !near(got, tc.want, 1e-15) {
-			t.Errorf("localization(%v, %v) = %v, %v; want %v, %v", tc.q, tc.strength, got, ok, tc.want, tc.ok)
-		}
-	}
-}
-
 // Every method reports the diagnostics; Skip verdicts are left out.
 func TestDiagnosticsEveryMethod(t *testing.T) {
 	ids, offs := toks(5)

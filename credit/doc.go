@@ -28,6 +28,12 @@
 // credit/concentration/<reward>, credit/localization/<reward> and
 // credit/skipped.
 //
-// It imports reward (verdicts) and internal/registry, never a model: a
-// policy reaches it only as a Replayer, a PRM as an Influencer.
+// Its arithmetic is in packages below it, which import only the standard
+// library: credit/js (Jensen–Shannon), credit/place (placement weights,
+// the caps, concentration and localization) and credit/topk (an engine's
+// top-k log-probs on a common support, behind TopKReplayer).
+//
+// It imports reward (verdicts), its own subpackages, internal/registry and
+// internal/parallel, never a model: a policy reaches it only as a
+// Replayer, a PRM as an Influencer.
 package credit

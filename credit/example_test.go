@@ -100,7 +100,7 @@ func (twoBlockReplayer) Replay(_ context.Context, reqs []credit.ReplayRequest) (
 // The replay source's two forms on one synthetic batch: the divergence
 // JS/ln 2 (default) and the paper's distance √(JS/ln 2). The same replays
 // concentrate 80% of the relevance on far fewer tokens as a divergence.
-func ExampleJSDistance() {
+func ExampleConfig_jsForm() {
 	b := &credit.Batch{
 		Groups:   []int{0, 0},
 		Scores:   [][]float64{{1, 0}},

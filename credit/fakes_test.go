@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/credo-rl/credo/internal/reftest"
 )
 
 // fakeReplayer answers each request with dist(prompt, response), counting
@@ -95,14 +97,7 @@ func near(a, b, tol float64) bool {
 
 func assertRow(t *testing.T, what string, got, want []float64, tol float64) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: got %d values %v, want %d %v", what, len(got), got, len(want), want)
-	}
-	for j := range got {
-		if !near(got[j], want[j], tol) {
-			t.Errorf("%s[%d] = %.12g, want %.12g (all: %v)", what, j, got[j], want[j], got)
-		}
-	}
+	reftest.Row(t, what, got, want, tol)
 }
 
 func mustNew(t testing.TB, name string, c Config) Method {

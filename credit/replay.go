@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/credo-rl/credo/credit/js"
+	"github.com/credo-rl/credo/internal/parallel"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -16,11 +18,11 @@ func newMRTPO(c Config) (Method, error) {
 	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateReplay()); err != nil {
 		return nil, err
 	}
-	js := JSDivergence
+	measure := js.Divergence
 	if c.JS == JSFormDistance {
-		js = JSDistance
+		measure = js.Distance
 	}
-	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint, placebo: c.Placebo, neutral: c.Neutral, js: js}, warmup: c.ReplayWarmup}, nil
+	return &placed{name: "mrtpo", c: c, src: replaySource{joint: c.Joint, placebo: c.Placebo, neutral: c.Neutral, js: measure}, warmup: c.ReplayWarmup}, nil
 }
 
 // PlaceboBlock is a neutral information block: text that tells nothing
@@ -33,7 +35,7 @@ const PlaceboBlock = "Note: this line is only here to take up some room and says
 // information block.
 type replaySource struct {
 	joint, placebo, neutral bool
-	js                      func(p, q []float32) float64 // JSDivergence or JSDistance (Config.JS)
+	js                      func(p, q []float32) float64 // js.Divergence or js.Distance (Config.JS)
 }
 
 // pairPlan says which two replays give q for one (reward, response) pair;
@@ -51,8 +53,8 @@ type pairPlan struct {
 //	full      = reward.Compose(prompt, blocks of every reward, in reward order)
 //	without k = the same without block k   (joint: reward.Compose(prompt, nil))
 //
-// followed by the response tokens, and sets q[k,i,t] = JSDivergence(p_t, p'_t)
-// (or JSDistance, its square root, with Config.JS "distance").
+// followed by the response tokens, and sets q[k,i,t] = js.Divergence(p_t, p'_t)
+// (or js.Distance, its square root, with Config.JS "distance").
 // Block k of response i is Verdicts[k][i].Info. One full replay serves all
 // rewards of a response; a without-k prompt that renders like full (block k
 // is empty) needs no replay, q = 0; identical requests are made once; all of
@@ -263,7 +265,7 @@ type scoredRows struct {
 //	row[t] = js(full_t, other_t)                               (no placebo)
 //	row[t] = max(0, js(full_t, other_t) − js(full_t, placebo_t)) (placebo)
 //
-// with js JSDivergence or JSDistance (Config.JS), and the row's sums of
+// with js js.Divergence or js.Distance (Config.JS), and the row's sums of
 // both terms before the subtraction. Rows are independent, so they are
 // computed in parallel; two distributions of different lengths at one
 // position are an error.
@@ -279,7 +281,7 @@ func (s replaySource) score(ctx context.Context, p replayPlan, out [][][]float32
 	}
 	sc.rows = make([][]float64, len(sc.jobs))
 	sc.sums = make([][2]float64, len(sc.jobs))
-	err := parallelFor(ctx, len(sc.jobs), func(j int) error {
+	err := parallel.For(ctx, len(sc.jobs), func(j int) error {
 		job := sc.jobs[j]
 		full, other := out[job.full], out[job.other]
 		row := make([]float64, len(full))

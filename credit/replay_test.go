@@ -249,13 +249,6 @@ func TestReplayJSForm(t *testing.T) {
 	}
 }
 
-func TestJSDistance(t *testing.T) {
-	p, q := []float32{1, 0}, []float32{0.5, 0.5}
-	if got, want := JSDistance(p, q), math.Sqrt(JSDivergence(p, q)); got != want || !near(got, math.Sqrt(0.31127812445913283), 1e-7) {
-		t.Errorf("JSDistance = %v, want %v", got, want)
-	}
-}
-
 // TestReplayNeutral: the equal-length control replays with each removed
 // block replaced by neutral text of its length, so every request of a
 // response has the full prompt's length; joint+neutral replaces every

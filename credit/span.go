@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/credo-rl/credo/internal/parallel"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -38,7 +39,7 @@ type spanSource struct {
 // reward's advantage; a judge's quote carries it when its effect agrees
 // with the advantage's sign ("+" in a response above the group's mean,
 // "−" below it) and works against it otherwise: q < 0 there, so placement
-// (placer.weights) gives the quoted tokens less of the advantage, and when
+// (place.Placer.Weights) gives the quoted tokens less of the advantage, and when
 // they are a small enough part of the response the opposite sign. Good
 // parts get positive credit and bad parts negative, as in the token-heatmap
 // method, while the response's tokens still average to its advantage. A
@@ -60,7 +61,7 @@ func (s spanSource) relevance(ctx context.Context, v *view, a [][]float64, _ Met
 	// reported as the loop over rewards, then responses, would meet it
 	// first.
 	failK, fails := make([]int, v.n), make([]error, v.n)
-	parallelEach(v.n, func() *[]reward.Effect { return new([]reward.Effect) }, func(effect *[]reward.Effect, i int) {
+	parallel.Each(v.n, func() *[]reward.Effect { return new([]reward.Effect) }, func(effect *[]reward.Effect, i int) {
 		for k := range v.k {
 			if !v.varies[k][i] {
 				continue

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/credit/topk"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -31,8 +32,8 @@ func topKBatch() *Batch {
 
 // truncate keeps the k most likely tokens of each full distribution
 // (ties by id), as an engine's top-k.
-func truncate(dists [][]float32, k int) TopK {
-	a := TopK{K: k}
+func truncate(dists [][]float32, k int) topk.Answer {
+	a := topk.Answer{K: k}
 	for _, p := range dists {
 		ids := make([]int32, len(p))
 		for v := range ids {
@@ -113,7 +114,7 @@ func TestPlanReplayMatchesReplayer(t *testing.T) {
 func TestTopKCommonSupport(t *testing.T) {
 	reqs := []ReplayRequest{{Prompt: "a", Response: []int32{7}}, {Prompt: "b", Response: []int32{7}}, {Prompt: "c", Response: []int32{8}}}
 	ln := func(p float64) float32 { return float32(math.Log(p)) }
-	answers := []TopK{
+	answers := []topk.Answer{
 		{K: 2, IDs: []int32{1, 2}, LogProbs: []float32{ln(0.6), ln(0.3)}},
 		{K: 2, IDs: []int32{2, 3}, LogProbs: []float32{ln(0.5), ln(0.4)}},
 		{K: 2, IDs: []int32{9, -1}, LogProbs: []float32{0, 0}}, // another response: its own support
@@ -150,7 +151,7 @@ func TestTopKFullVocabularyMatchesFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answers := make([]TopK, len(plan.Requests))
+	answers := make([]topk.Answer, len(plan.Requests))
 	for r, q := range plan.Requests {
 		answers[r] = truncate(full.dist(q.Prompt, q.Response), 6)
 	}
@@ -188,57 +189,44 @@ func TestTopKFullVocabularyMatchesFull(t *testing.T) {
 
 func TestTopKErrors(t *testing.T) {
 	reqs := []ReplayRequest{{Prompt: "a", Response: []int32{7, 8}}}
-	good := func() TopK { return TopK{K: 2, IDs: []int32{1, 2, 3, -1}, LogProbs: []float32{-1, -2, -0.5, 0}} }
+	good := func() topk.Answer {
+		return topk.Answer{K: 2, IDs: []int32{1, 2, 3, -1}, LogProbs: []float32{-1, -2, -0.5, 0}}
+	}
 	cases := []struct {
 		name   string
-		change func(*TopK)
+		change func(*topk.Answer)
 		field  string
 		pos    int
 	}{
-		{"k", func(a *TopK) { a.K = 0 }, "k", -1},
-		{"short ids", func(a *TopK) { a.IDs = a.IDs[:3] }, "ids", -1},
-		{"short logprobs", func(a *TopK) { a.LogProbs = a.LogProbs[:3] }, "logprobs", -1},
-		{"negative id", func(a *TopK) { a.IDs[2] = -2 }, "ids", 1},
-		{"duplicate", func(a *TopK) { a.IDs[3] = 3 }, "ids", 1},
-		{"positive", func(a *TopK) { a.LogProbs[0] = 0.5 }, "logprobs", 0},
-		{"nan", func(a *TopK) { a.LogProbs[1] = float32(math.NaN()) }, "logprobs", 0},
-		{"sum", func(a *TopK) { a.LogProbs[0], a.LogProbs[1] = -0.1, -0.2 }, "logprobs", 0},
+		{"k", func(a *topk.Answer) { a.K = 0 }, "k", -1},
+		{"short ids", func(a *topk.Answer) { a.IDs = a.IDs[:3] }, "ids", -1},
+		{"short logprobs", func(a *topk.Answer) { a.LogProbs = a.LogProbs[:3] }, "logprobs", -1},
+		{"negative id", func(a *topk.Answer) { a.IDs[2] = -2 }, "ids", 1},
+		{"duplicate", func(a *topk.Answer) { a.IDs[3] = 3 }, "ids", 1},
+		{"positive", func(a *topk.Answer) { a.LogProbs[0] = 0.5 }, "logprobs", 0},
+		{"nan", func(a *topk.Answer) { a.LogProbs[1] = float32(math.NaN()) }, "logprobs", 0},
+		{"sum", func(a *topk.Answer) { a.LogProbs[0], a.LogProbs[1] = -0.1, -0.2 }, "logprobs", 0},
 	}
 	for _, c := range cases {
 		a := good()
 		c.change(&a)
-		r, err := NewTopKReplayer(reqs, []TopK{a})
+		r, err := NewTopKReplayer(reqs, []topk.Answer{a})
 		if err == nil {
 			_, err = r.Replay(context.Background(), reqs)
 		}
-		var te *TopKError
+		var te *topk.Error
 		if !errors.As(err, &te) || te.Field != c.field || te.Position != c.pos {
-			t.Errorf("%s: error %v, want a TopKError on %s at position %d", c.name, err, c.field, c.pos)
+			t.Errorf("%s: error %v, want a topk.Error on %s at position %d", c.name, err, c.field, c.pos)
 		}
 	}
 	if _, err := NewTopKReplayer(reqs, nil); err == nil {
 		t.Error("no answers: no error")
 	}
-	r, err := NewTopKReplayer(reqs, []TopK{good()})
+	r, err := NewTopKReplayer(reqs, []topk.Answer{good()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Replay(context.Background(), []ReplayRequest{{Prompt: "b", Response: []int32{7, 8}}}); err == nil {
 		t.Error("a request without an answer: no error")
-	}
-}
-
-func TestExpLogProb(t *testing.T) {
-	var worst float64
-	for x := -104.0; x <= topKSlack; x += 1e-4 {
-		if want := math.Exp(x); want > 1e-37 {
-			worst = max(worst, math.Abs(expLogProb(x)-want)/want)
-		}
-	}
-	if worst > 1e-9 {
-		t.Errorf("expLogProb is within %g of math.Exp, want 1e-9", worst)
-	}
-	if expLogProb(-200) != 0 || expLogProb(0) != 1 {
-		t.Errorf("expLogProb(-200) = %v, expLogProb(0) = %v", expLogProb(-200), expLogProb(0))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/credit/js"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/task"
@@ -33,9 +34,9 @@ type BlockReport struct {
 	// RightOverWrong = LogProbRight − LogProbWrong, nats per token: how
 	// much the policy's answer follows what its blocks say.
 	RightOverWrong float64 `json:"right_over_wrong"`
-	// ReplayJS is, per reward, the mean over tokens of JSDivergence(full,
+	// ReplayJS is, per reward, the mean over tokens of js.Divergence(full,
 	// full without the reward's block), what replay's relevance is made
-	// of; PlaceboJS the mean of JSDivergence(full, full + PlaceboBlock), how
+	// of; PlaceboJS the mean of js.Divergence(full, full + PlaceboBlock), how
 	// much any added text moves the policy. Rewards whose block is empty
 	// for every reference (sql's executes) are left out.
 	ReplayJS  map[string]float64 `json:"replay_js"`
@@ -259,14 +260,14 @@ func logProb(dist [][]float32, tokens []int32) float64 {
 	return s
 }
 
-// meanJS is the mean over positions of credit.JSDivergence, replay's default measure.
+// meanJS is the mean over positions of js.Divergence, replay's default measure.
 func meanJS(a, b [][]float32) float64 {
 	if len(a) == 0 {
 		return 0
 	}
 	s := 0.0
 	for t := range a {
-		s += credit.JSDivergence(a[t], b[t])
+		s += js.Divergence(a[t], b[t])
 	}
 	return s / float64(len(a))
 }

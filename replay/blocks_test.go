@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/credit/js"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/policy/policytest"
 	"github.com/credo-rl/credo/reward"
@@ -99,7 +100,7 @@ func TestBlockDiagnostic(t *testing.T) {
 	near("placebo", rep.LogProbPlacebo, math.Log(0.5))
 	near("right − wrong", rep.RightOverWrong, math.Log(9))
 	near("placebo JS", rep.PlaceboJS, 0)
-	near("replay JS", rep.ReplayJS["echo"], credit.JSDivergence(rp.dist(0.9, 1), rp.dist(0.5, 1)))
+	near("replay JS", rep.ReplayJS["echo"], js.Divergence(rp.dist(0.9, 1), rp.dist(0.5, 1)))
 	if m := rep.Metrics(); m["blocks/replay_js/echo"] != rep.ReplayJS["echo"] || m["blocks/right_over_wrong"] != rep.RightOverWrong {
 		t.Errorf("metrics %v", m)
 	}

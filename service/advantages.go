@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/credit/topk"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -109,9 +110,9 @@ func (req *batchRequest) replayer(c credit.Config, b *credit.Batch) (credit.Repl
 	return rp, nil
 }
 
-// topKError turns a *credit.TopKError into a 400 naming the answer's field.
+// topKError turns a *topk.Error into a 400 naming the answer's field.
 func topKError(err error) error {
-	var te *credit.TopKError
+	var te *topk.Error
 	if !errors.As(err, &te) {
 		return nil
 	}

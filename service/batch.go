@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/credit/topk"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -44,7 +45,7 @@ type responseIn struct {
 // replayIn is MRTPO's replay answers as sent.
 type replayIn struct {
 	plan    string
-	answers []credit.TopK
+	answers []topk.Answer
 	packed  []packedField // base64 fields, decoded after the body is read
 }
 
@@ -348,7 +349,7 @@ func decodeReplay(d *decoder) (*replayIn, error) {
 		case "plan":
 			rp.plan, err = d.str()
 		case "answers":
-			rp.answers = []credit.TopK{}
+			rp.answers = []topk.Answer{}
 			err = d.array(math.MaxInt32, func(i int) error {
 				a, err := decodeAnswer(d, rp, i)
 				rp.answers = append(rp.answers, a)
@@ -370,8 +371,8 @@ func decodeReplay(d *decoder) (*replayIn, error) {
 
 // decodeAnswer reads one request's top-k: packed ids and logprobs of T·k
 // entries, or [T][≤k] JSON arrays padded here with unused entries.
-func decodeAnswer(d *decoder, rp *replayIn, i int) (credit.TopK, error) {
-	var a credit.TopK
+func decodeAnswer(d *decoder, rp *replayIn, i int) (topk.Answer, error) {
+	var a topk.Answer
 	var idRows [][]int32
 	var lpRows [][]float32
 	const limit = maxTokens * maxTopK

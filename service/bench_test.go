@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/credit/topk"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/task"
 	"github.com/credo-rl/credo/task/sql"
@@ -58,7 +59,7 @@ func benchBatch(n, T, K int, vary float64) recorded {
 	return recorded{b: b}
 }
 
-func benchBody(b *testing.B, rec recorded, method string, packed bool, answers []credit.TopK) []byte {
+func benchBody(b *testing.B, rec recorded, method string, packed bool, answers []topk.Answer) []byte {
 	w := wire(rec, method, map[string]any{"replay_warmup_steps": 0}, packed, answers, false)
 	delete(w, "return_relevance")
 	body, err := json.Marshal(w)

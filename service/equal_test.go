@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/credit/topk"
 )
 
 // everyMethod lists every registered method, each with every variant that
@@ -32,7 +33,7 @@ func everyMethod(t *testing.T) []string {
 // inProcess is what credo's trainer computes for the batch: the method
 // with the config, the recorded replay answers as its Replayer and the
 // recorded influence as its PRM.
-func inProcess(t *testing.T, rec recorded, name string, c credit.Config, answers []credit.TopK) (credit.Advantages, credit.Metrics) {
+func inProcess(t *testing.T, rec recorded, name string, c credit.Config, answers []topk.Answer) (credit.Advantages, credit.Metrics) {
 	t.Helper()
 	b := *rec.b
 	m, err := credit.New(name, c)
@@ -91,7 +92,7 @@ func TestHTTPEqualsInProcess(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				var answers []credit.TopK
+				var answers []topk.Answer
 				if m, _ := credit.New(name, c); credit.RequirementsOf(m).Replay {
 					plan, err := credit.PlanReplay(name, c, rec.b)
 					if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/credit/topk"
 	"github.com/credo-rl/credo/internal/reftest"
 )
 
@@ -32,7 +33,7 @@ func goldenAnswers(t *testing.T) map[string]string {
 	for _, vary := range []float64{1, 0.6} {
 		rec := benchBatch(64, 96, 4, vary)
 		for _, method := range []string{"span", "gdpo", "mrtpo"} {
-			var answers []credit.TopK
+			var answers []topk.Answer
 			if method == "mrtpo" {
 				plan, err := credit.PlanReplay(method, credit.DefaultConfig(), rec.b)
 				if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/credit/topk"
 )
 
 // small is a valid span request of two groups of two responses, two rewards.
@@ -148,28 +149,28 @@ func TestReplayAnswerErrors(t *testing.T) {
 		t.Fatalf("plan %v %v", plan, err)
 	}
 	good := answersFor(plan, 3)
-	body := func(change func([]credit.TopK)) map[string]any {
-		as := make([]credit.TopK, len(good))
+	body := func(change func([]topk.Answer)) map[string]any {
+		as := make([]topk.Answer, len(good))
 		for i, a := range good {
-			as[i] = credit.TopK{K: a.K, IDs: append([]int32(nil), a.IDs...), LogProbs: append([]float32(nil), a.LogProbs...)}
+			as[i] = topk.Answer{K: a.K, IDs: append([]int32(nil), a.IDs...), LogProbs: append([]float32(nil), a.LogProbs...)}
 		}
 		change(as)
 		return wire(rec, "mrtpo", nil, true, as, false)
 	}
 	r := len(good) - 1
 	cases := []errorCase{
-		{"short ids", body(func(a []credit.TopK) { a[r].IDs = a[r].IDs[3:] }), 400, "replay.answers[" + itoa(r) + "].ids", "entries for"},
-		{"duplicate id", body(func(a []credit.TopK) { a[r].IDs[0], a[r].IDs[1] = 11, 11 }), 400, "replay.answers[" + itoa(r) + "].ids", "twice"},
-		{"positive logprob", body(func(a []credit.TopK) { a[r].IDs[0] = 999; a[r].LogProbs[0] = 0.5 }), 400, "replay.answers[" + itoa(r) + "].logprobs", "≤ 0"},
-		{"mass over 1", body(func(a []credit.TopK) {
+		{"short ids", body(func(a []topk.Answer) { a[r].IDs = a[r].IDs[3:] }), 400, "replay.answers[" + itoa(r) + "].ids", "entries for"},
+		{"duplicate id", body(func(a []topk.Answer) { a[r].IDs[0], a[r].IDs[1] = 11, 11 }), 400, "replay.answers[" + itoa(r) + "].ids", "twice"},
+		{"positive logprob", body(func(a []topk.Answer) { a[r].IDs[0] = 999; a[r].LogProbs[0] = 0.5 }), 400, "replay.answers[" + itoa(r) + "].logprobs", "≤ 0"},
+		{"mass over 1", body(func(a []topk.Answer) {
 			for e := range a[r].K {
 				a[r].IDs[e], a[r].LogProbs[e] = int32(900+e), -0.1
 			}
 		}), 400, "replay.answers[" + itoa(r) + "].logprobs", "sum to"},
-		{"id below -1", body(func(a []credit.TopK) { a[r].IDs[0] = -3 }), 400, "replay.answers[" + itoa(r) + "].ids", "below -1"},
-		{"plan digest", set(t, body(func([]credit.TopK) {}), "replay.plan", "00ff"), 400, "replay.plan", "other replay requests"},
-		{"k", set(t, body(func([]credit.TopK) {}), "replay.answers.0.k", 0), 400, "replay.answers[0].k", "at least 1"},
-		{"k too large", set(t, body(func([]credit.TopK) {}), "replay.answers.0.k", 5000), 413, "replay.answers[0].k", "1024"},
+		{"id below -1", body(func(a []topk.Answer) { a[r].IDs[0] = -3 }), 400, "replay.answers[" + itoa(r) + "].ids", "below -1"},
+		{"plan digest", set(t, body(func([]topk.Answer) {}), "replay.plan", "00ff"), 400, "replay.plan", "other replay requests"},
+		{"k", set(t, body(func([]topk.Answer) {}), "replay.answers.0.k", 0), 400, "replay.answers[0].k", "at least 1"},
+		{"k too large", set(t, body(func([]topk.Answer) {}), "replay.answers.0.k", 5000), 413, "replay.answers[0].k", "1024"},
 	}
 	runErrorCases(t, "/v1/advantages", Options{}, cases)
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/credit/topk"
 	"github.com/credo-rl/credo/reward"
 	_ "github.com/credo-rl/credo/task/arith"
 	_ "github.com/credo-rl/credo/task/ifeval"
@@ -237,15 +238,15 @@ func influenceFor(r *rand.Rand, T int) credit.Influence {
 
 // answersFor writes every planned request's top-k (with unused entries
 // at the end of some positions): what a trainer's engine would send.
-func answersFor(plan credit.ReplayPlan, k int) []credit.TopK {
-	out := make([]credit.TopK, len(plan.Requests))
+func answersFor(plan credit.ReplayPlan, k int) []topk.Answer {
+	out := make([]topk.Answer, len(plan.Requests))
 	for r, q := range plan.Requests {
 		h := uint64(14695981039346656037)
 		for _, c := range []byte(q.Prompt) {
 			h = (h ^ uint64(c)) * 1099511628211
 		}
 		rng := rand.New(rand.NewPCG(h, 3))
-		a := credit.TopK{K: k}
+		a := topk.Answer{K: k}
 		for t := range q.Response {
 			used := k - rng.IntN(2)
 			mass := 0.95 * rng.Float64()
@@ -265,7 +266,7 @@ func answersFor(plan credit.ReplayPlan, k int) []credit.TopK {
 }
 
 // dedupIDs marks an id repeated within a position unused.
-func dedupIDs(a credit.TopK) credit.TopK {
+func dedupIDs(a topk.Answer) topk.Answer {
 	for t := 0; t < len(a.IDs); t += a.K {
 		seen := map[int32]bool{}
 		for e := t; e < t+a.K; e++ {
@@ -287,7 +288,7 @@ func (f fixedInfluence) Influence(context.Context, []credit.InfluenceRequest, cr
 
 // wire renders a recorded batch as an advantages request body; packed
 // sends tokens, offsets and replay answers as base64.
-func wire(rec recorded, method string, config map[string]any, packed bool, answers []credit.TopK, influence bool) map[string]any {
+func wire(rec recorded, method string, config map[string]any, packed bool, answers []topk.Answer, influence bool) map[string]any {
 	b := rec.b
 	resps := make([]map[string]any, len(b.Groups))
 	for i := range resps {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/credit/topk"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/prm"
 	"github.com/credo-rl/credo/reward"
@@ -51,8 +52,8 @@ func (f *fullReplayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) 
 
 // topKOf keeps each distribution's k most likely tokens, as an engine
 // returns them.
-func topKOf(dists [][]float32, k int) credit.TopK {
-	a := credit.TopK{K: k}
+func topKOf(dists [][]float32, k int) topk.Answer {
+	a := topk.Answer{K: k}
 	ids := make([]int32, 0)
 	for _, p := range dists {
 		ids = ids[:0]
@@ -109,7 +110,7 @@ func TestTopKApproximation(t *testing.T) {
 	}
 	t.Logf("%s: %d responses, %d replay requests, vocabulary %d", *topkTask, len(b.Tokens), len(full.reqs), len(full.out[0][0]))
 	for _, k := range []int{5, 20, 100} {
-		answers := make([]credit.TopK, len(full.reqs))
+		answers := make([]topk.Answer, len(full.reqs))
 		for r := range full.reqs {
 			answers[r] = topKOf(full.out[r], k)
 		}

@@ -56,3 +56,17 @@ func Tokens(ids []float32, shape []int, lengths []float32) (seqs [][]int32, mask
 	}
 	return seqs, mask
 }
+
+// Row fails t unless got has want's length and every entry is within tol
+// of want's (NaN matching NaN), naming each entry that is not.
+func Row(t testing.TB, what string, got, want []float64, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: got %d values %v, want %d %v", what, len(got), got, len(want), want)
+	}
+	for j := range got {
+		if d := math.Abs(got[j] - want[j]); !(d <= tol) && !(math.IsNaN(got[j]) && math.IsNaN(want[j])) {
+			t.Errorf("%s[%d] = %.12g, want %.12g (all: %v)", what, j, got[j], want[j], got)
+		}
+	}
+}

@@ -1,20 +1,20 @@
-package credit
+package js
 
 import "math"
 
-// JSDivergence is the Jensen–Shannon divergence of two next-token
+// Divergence is the Jensen–Shannon divergence of two next-token
 // distributions in bits, the replay source's default relevance
-// (ALGORITHMS.md §2, Config.JS "divergence"):
+// (ALGORITHMS.md §2; credit.Config.JS "divergence"):
 //
 //	JS(p, q) / ln 2 ∈ [0, 1],  JS = ½·KL(p ‖ m) + ½·KL(q ‖ m),  m = ½(p + q)
 //
-// (the divergence itself, not its square root: see JSDistance). It is 0 for equal
+// (the divergence itself, not its square root: see Distance). It is 0 for equal
 // distributions and 1 for disjoint ones, and symmetric bit for bit. Inputs
 // are float32, arithmetic and sums float64. A zero probability contributes
 // 0 (the limit of x·ln x), so the result is never NaN; entries that are
 // negative, NaN or infinite count as 0, a shorter slice counts as padded
 // with zeros, and the result is clamped to [0, 1] against rounding.
-func JSDivergence(p, q []float32) float64 {
+func Divergence(p, q []float32) float64 {
 	n := min(len(p), len(q))
 	s := jsSumVec(p[:n], q[:n])
 	// Entries only one side has: m = a/2, the term is a·ln 2.
@@ -28,13 +28,13 @@ func JSDivergence(p, q []float32) float64 {
 	return min(max(d, 0), 1)
 }
 
-// JSDistance is the Jensen–Shannon distance normalized into [0, 1],
-// √(JS(p, q)/ln 2) = √JSDivergence(p, q): the form the MRTPO paper names
-// (Config.JS "distance"). The square root is a metric and flattens the
+// Distance is the Jensen–Shannon distance normalized into [0, 1],
+// √(JS(p, q)/ln 2) = √Divergence(p, q): the form the MRTPO paper names
+// (credit.Config.JS "distance"). The square root is a metric and flattens the
 // relevance: small divergences grow relative to large ones, so the same
 // replay spreads over more tokens.
-func JSDistance(p, q []float32) float64 {
-	return math.Sqrt(JSDivergence(p, q))
+func Distance(p, q []float32) float64 {
+	return math.Sqrt(Divergence(p, q))
 }
 
 // jsSum is Σ_v a·ln(a/m) + b·ln(b/m) over equal-length p and q, m = (a+b)/2,

@@ -1,4 +1,4 @@
-package credit
+package place
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 // replaced (kept here as references), bit for bit on random and adversarial
 // rows.
 
-// clipShiftRef is clipShift as first written: a full sum per bisection step.
+// clipShiftRef is ClipShift as first written: a full sum per bisection step.
 func clipShiftRef(d []float64, L float64) {
 	n := len(d)
 	if n == 0 {
@@ -140,7 +140,7 @@ func randomRow(rng *rand.Rand) []float64 {
 
 func TestClipShiftMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
-	var p placer
+	var p Placer
 	for trial := range 20000 {
 		d := randomRow(rng)
 		var maxAbs float64
@@ -154,7 +154,7 @@ func TestClipShiftMatchesReference(t *testing.T) {
 			L = math.Inf(1)
 		}
 		got, want := slices.Clone(d), slices.Clone(d)
-		p.clipShift(got, L)
+		p.ClipShift(got, L)
 		clipShiftRef(want, L)
 		for j := range got {
 			if math.Float64bits(got[j]) != math.Float64bits(want[j]) && !(math.IsNaN(got[j]) && math.IsNaN(want[j])) {
@@ -173,7 +173,7 @@ func TestConcentrationMatchesReference(t *testing.T) {
 			q[t] = math.Abs(q[t])
 		}
 		var got float64
-		got, scratch = concentration(q, scratch)
+		got, scratch = Concentration(q, scratch)
 		if want := concentrationRef(q); math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("trial %d (n %d): %v, want %v", trial, len(q), got, want)
 		}

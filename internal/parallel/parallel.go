@@ -1,4 +1,4 @@
-package credit
+package parallel
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 )
 
-// parallelFor runs f(0) … f(n−1) on up to GOMAXPROCS goroutines. It returns
+// For runs f(0) … f(n−1) on up to GOMAXPROCS goroutines. It returns
 // the error of the lowest index that failed, or the context's error.
-func parallelFor(ctx context.Context, n int, f func(j int) error) error {
+func For(ctx context.Context, n int, f func(j int) error) error {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	var next atomic.Int64
 	errs := make([]error, n)
@@ -36,15 +36,15 @@ func parallelFor(ctx context.Context, n int, f func(j int) error) error {
 	return ctx.Err()
 }
 
-// eachChunk is how many responses a worker of parallelEach takes at a
+// eachChunk is how many items a worker of Each takes at a
 // time: enough to make the shared counter cheap, few enough to balance.
 const eachChunk = 16
 
-// parallelEach runs f(s, i) for i in [0, n) on up to GOMAXPROCS
+// Each runs f(s, i) for i in [0, n) on up to GOMAXPROCS
 // goroutines, each with its own scratch s from newScratch. f must write
 // only what belongs to i, so the result does not depend on which worker
 // ran what, or when. Small n runs on the caller's goroutine.
-func parallelEach[S any](n int, newScratch func() S, f func(s S, i int)) {
+func Each[S any](n int, newScratch func() S, f func(s S, i int)) {
 	workers := min(runtime.GOMAXPROCS(0), (n+eachChunk-1)/eachChunk)
 	if workers <= 1 {
 		s := newScratch()

@@ -1,6 +1,6 @@
 //go:build !(goexperiment.simd && amd64)
 
-package credit
+package js
 
 // vecJS is false: this build has no vector path (it needs GOEXPERIMENT=simd on amd64).
 const vecJS = false

@@ -1,4 +1,4 @@
-package credit
+package js
 
 import (
 	"encoding/binary"
@@ -9,7 +9,7 @@ import (
 	"testing/quick"
 )
 
-func TestJSDivergenceTable(t *testing.T) {
+func TestDivergenceTable(t *testing.T) {
 	inf := float32(math.Inf(1))
 	nan := float32(math.NaN())
 	for _, tc := range []struct {
@@ -33,9 +33,9 @@ func TestJSDivergenceTable(t *testing.T) {
 		{"bad entries", []float32{1, nan}, []float32{1, -inf}, 0},
 		{"inf", []float32{inf, 1}, []float32{0, 1}, 0},
 	} {
-		got := JSDivergence(tc.p, tc.q)
+		got := Divergence(tc.p, tc.q)
 		if !near(got, tc.want, 1e-7) { // float32 inputs
-			t.Errorf("%s: JSDivergence = %.10g, want %.10g", tc.name, got, tc.want)
+			t.Errorf("%s: Divergence = %.10g, want %.10g", tc.name, got, tc.want)
 		}
 	}
 }
@@ -58,22 +58,22 @@ func randomDist(rng *rand.Rand, v int) []float32 {
 	return p
 }
 
-func TestJSDivergenceProperties(t *testing.T) {
+func TestDivergenceProperties(t *testing.T) {
 	// testing/quick drives the seeds; each seed draws a pair of distributions.
 	prop := func(seed uint64, size uint8) bool {
 		rng := rand.New(rand.NewPCG(seed, 9))
 		v := 1 + int(size)%50
 		p, q := randomDist(rng, v), randomDist(rng, v)
-		d := JSDivergence(p, q)
+		d := Divergence(p, q)
 		if math.IsNaN(d) || d < 0 || d > 1 {
 			t.Logf("JS = %v out of [0, 1] for %v, %v", d, p, q)
 			return false
 		}
-		if JSDivergence(q, p) != d { // symmetric bit for bit
-			t.Logf("asymmetric: %v vs %v", d, JSDivergence(q, p))
+		if Divergence(q, p) != d { // symmetric bit for bit
+			t.Logf("asymmetric: %v vs %v", d, Divergence(q, p))
 			return false
 		}
-		if JSDivergence(p, p) != 0 {
+		if Divergence(p, p) != 0 {
 			return false
 		}
 		// Disjoint supports: 1 (when both have mass).
@@ -85,8 +85,8 @@ func TestJSDivergenceProperties(t *testing.T) {
 			ma += p[j]
 			mb += q[j]
 		}
-		if ma > 0 && mb > 0 && !near(JSDivergence(a, b), 1, 1e-6) {
-			t.Logf("disjoint: %v", JSDivergence(a, b))
+		if ma > 0 && mb > 0 && !near(Divergence(a, b), 1, 1e-6) {
+			t.Logf("disjoint: %v", Divergence(a, b))
 			return false
 		}
 		return true
@@ -97,7 +97,7 @@ func TestJSDivergenceProperties(t *testing.T) {
 }
 
 // FuzzJSDivergence: any float32 bits give a number in [0, 1], symmetric.
-func FuzzJSDivergence(f *testing.F) {
+func FuzzDivergence(f *testing.F) {
 	f.Add([]byte{0, 0, 128, 63, 0, 0, 0, 0}, []byte{0, 0, 0, 0, 0, 0, 128, 63})
 	f.Add([]byte{0, 0, 192, 127}, []byte{0, 0, 128, 255, 1, 0, 0, 0})
 	f.Add([]byte{}, []byte{0, 0, 0, 63, 0, 0, 0, 63})
@@ -110,11 +110,11 @@ func FuzzJSDivergence(f *testing.F) {
 			return out
 		}
 		p, q := read(pb), read(qb)
-		d := JSDivergence(p, q)
+		d := Divergence(p, q)
 		if math.IsNaN(d) || d < 0 || d > 1 {
-			t.Fatalf("JSDivergence(%v, %v) = %v", p, q, d)
+			t.Fatalf("Divergence(%v, %v) = %v", p, q, d)
 		}
-		if e := JSDivergence(q, p); e != d {
+		if e := Divergence(q, p); e != d {
 			t.Fatalf("asymmetric: %v vs %v", d, e)
 		}
 	})
@@ -167,3 +167,22 @@ func TestJSVecMatchesScalar(t *testing.T) {
 		}
 	}
 }
+
+func TestDistance(t *testing.T) {
+	p, q := []float32{1, 0}, []float32{0.5, 0.5}
+	if got, want := Distance(p, q), math.Sqrt(Divergence(p, q)); got != want || !near(got, math.Sqrt(0.31127812445913283), 1e-7) {
+		t.Errorf("Distance = %v, want %v", got, want)
+	}
+}
+
+// BenchmarkDivergence is one pair over a 300-token vocabulary, credit's
+// benchmark size.
+func BenchmarkDivergence(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	p, q := randomDist(rng, 300), randomDist(rng, 300)
+	for b.Loop() {
+		Divergence(p, q)
+	}
+}
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
