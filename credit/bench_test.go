@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/credo-rl/credo/internal/reftest"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -26,7 +27,7 @@ type stubReplayer struct {
 func newStubReplayer(rng *rand.Rand) *stubReplayer {
 	pool := make([][]float32, 64)
 	for j := range pool {
-		pool[j] = randomDist(rng, benchV)
+		pool[j] = reftest.Distribution(rng, benchV)
 	}
 	s := &stubReplayer{out: make([][][]float32, benchN*(benchK+1))}
 	for r := range s.out {
@@ -130,22 +131,4 @@ func reportCPU(b *testing.B, cpu0 time.Duration) {
 	if cpu0 >= 0 {
 		b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
 	}
-}
-
-// randomDist is a random distribution over v tokens with some exact zeros.
-func randomDist(rng *rand.Rand, v int) []float32 {
-	p := make([]float32, v)
-	var sum float32
-	for j := range p {
-		if rng.IntN(3) > 0 {
-			p[j] = float32(rng.ExpFloat64())
-			sum += p[j]
-		}
-	}
-	for j := range p {
-		if sum > 0 {
-			p[j] /= sum
-		}
-	}
-	return p
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"testing/quick"
+
+	"github.com/credo-rl/credo/internal/reftest"
 )
 
 func TestDivergenceTable(t *testing.T) {
@@ -40,30 +42,12 @@ func TestDivergenceTable(t *testing.T) {
 	}
 }
 
-// randomDist is a random distribution over v tokens with some exact zeros.
-func randomDist(rng *rand.Rand, v int) []float32 {
-	p := make([]float32, v)
-	var sum float32
-	for j := range p {
-		if rng.IntN(3) > 0 {
-			p[j] = float32(rng.ExpFloat64())
-			sum += p[j]
-		}
-	}
-	for j := range p {
-		if sum > 0 {
-			p[j] /= sum
-		}
-	}
-	return p
-}
-
 func TestDivergenceProperties(t *testing.T) {
 	// testing/quick drives the seeds; each seed draws a pair of distributions.
 	prop := func(seed uint64, size uint8) bool {
 		rng := rand.New(rand.NewPCG(seed, 9))
 		v := 1 + int(size)%50
-		p, q := randomDist(rng, v), randomDist(rng, v)
+		p, q := reftest.Distribution(rng, v), reftest.Distribution(rng, v)
 		d := Divergence(p, q)
 		if math.IsNaN(d) || d < 0 || d > 1 {
 			t.Logf("JS = %v out of [0, 1] for %v, %v", d, p, q)
@@ -146,7 +130,7 @@ func TestJSVecMatchesScalar(t *testing.T) {
 	bad := []float32{0, -1, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 1e-45, math.MaxFloat32}
 	for trial := range 20000 {
 		v := rng.IntN(40)
-		p, q := randomDist(rng, v), randomDist(rng, v)
+		p, q := reftest.Distribution(rng, v), reftest.Distribution(rng, v)
 		if trial%3 == 0 {
 			copy(q, p[:v/2]) // partly equal
 		}
@@ -179,7 +163,7 @@ func TestDistance(t *testing.T) {
 // benchmark size.
 func BenchmarkDivergence(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	p, q := randomDist(rng, 300), randomDist(rng, 300)
+	p, q := reftest.Distribution(rng, 300), reftest.Distribution(rng, 300)
 	for b.Loop() {
 		Divergence(p, q)
 	}

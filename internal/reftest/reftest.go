@@ -2,6 +2,7 @@ package reftest
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -69,4 +70,24 @@ func Row(t testing.TB, what string, got, want []float64, tol float64) {
 			t.Errorf("%s[%d] = %.12g, want %.12g (all: %v)", what, j, got[j], want[j], got)
 		}
 	}
+}
+
+// Distribution is a random distribution over v tokens with some exact
+// zeros (about a third), as replay's next-token distributions have after
+// float32 rounding: the input of JS tests and benchmarks.
+func Distribution(rng *rand.Rand, v int) []float32 {
+	p := make([]float32, v)
+	var sum float32
+	for j := range p {
+		if rng.IntN(3) > 0 {
+			p[j] = float32(rng.ExpFloat64())
+			sum += p[j]
+		}
+	}
+	for j := range p {
+		if sum > 0 {
+			p[j] /= sum
+		}
+	}
+	return p
 }
