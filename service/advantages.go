@@ -13,6 +13,7 @@ import (
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/credit/topk"
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/service/wire"
 )
 
 // buildMethod builds the request's method with its config overrides; errors
@@ -201,34 +202,34 @@ func zeroVariance(b *credit.Batch, met credit.Metrics) {
 }
 
 func writeAdvantages(req *batchRequest, adv credit.Advantages, met credit.Metrics) []byte {
-	var w writer
-	w.raw("{")
-	w.strField("method", req.method, true)
-	w.raw(`,"advantages":`)
-	w.rows(adv.Tokens, req.packed, false)
-	w.key("response_advantages", false)
-	w.floats(adv.Response, false)
+	var w wire.Writer
+	w.Raw("{")
+	w.StrField("method", req.method, true)
+	w.Raw(`,"advantages":`)
+	w.Rows(adv.Tokens, req.packed, false)
+	w.Key("response_advantages", false)
+	w.Floats(adv.Response, false)
 	if req.returnRelevance {
-		w.raw(`,"relevance":{`)
+		w.Raw(`,"relevance":{`)
 		for k, name := range req.rewards {
-			w.key(name, k == 0)
+			w.Key(name, k == 0)
 			var q [][]float64 // a nil row is written as null
 			if adv.Relevance != nil {
 				q = adv.Relevance[k]
 			} else {
 				q = make([][]float64, len(req.resp))
 			}
-			w.rows(q, req.packed, true)
+			w.Rows(q, req.packed, true)
 		}
-		w.raw("}")
+		w.Raw("}")
 	}
-	w.raw(`,"metrics":{`)
+	w.Raw(`,"metrics":{`)
 	for j, key := range sortedKeys(met) {
-		w.key(key, j == 0)
-		w.float(met[key])
+		w.Key(key, j == 0)
+		w.Float(met[key])
 	}
-	w.raw("}}")
-	return w.b
+	w.Raw("}}")
+	return w.Bytes()
 }
 
 // planDigest is the SHA-256 of a plan's requests: each prompt and its

@@ -3,14 +3,11 @@ package service
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/credo-rl/credo/credit"
-	"github.com/credo-rl/credo/credit/topk"
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/service/wire"
 )
 
 // batchRequest is a decoded /v1/advantages or /v1/replay-plan body.
@@ -42,95 +39,42 @@ type responseIn struct {
 	verdicts                          []reward.Verdict
 }
 
-// replayIn is MRTPO's replay answers as sent.
-type replayIn struct {
-	plan    string
-	answers []topk.Answer
-	packed  []packedField // base64 fields, decoded after the body is read
-}
-
-// packedField is one answer's base64 ids or logprobs, kept as text while
-// the body is read and decoded afterwards on every core: a top-20 replay
-// of a large batch is a hundred megabytes of base64.
-type packedField struct {
-	answer int
-	ids    bool // else logprobs
-	src    []byte
-	path   string
-}
-
-// unpackAll decodes the answers' base64 fields in parallel; an error
-// names the lowest field that failed.
-func (rp *replayIn) unpackAll() error {
-	errs := make([]error, len(rp.packed))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(rp.packed)) {
-		wg.Go(func() {
-			for j := int(next.Add(1) - 1); j < len(rp.packed); j = int(next.Add(1) - 1) {
-				f := rp.packed[j]
-				a := &rp.answers[f.answer]
-				var msg string
-				if f.ids {
-					if a.IDs, msg = unpack[int32](f.src); msg == "" {
-						msg = checkAtLeast(a.IDs, -1)
-					}
-				} else {
-					a.LogProbs, msg = unpack[float32](f.src)
-				}
-				if msg != "" {
-					errs[j] = badRequest(f.path, msg)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	rp.packed = nil
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 const batchFields = "method, config, rewards, weights, step, seed, encoding, return_relevance, responses, replay, influence"
 
 func decodeBatch(body []byte) (*batchRequest, error) {
-	d := &decoder{data: body}
 	req := &batchRequest{}
 	groups := map[any]int{}
 	total := 0
-	err := d.members(func(key string) error {
+	err := decodeObject(body, func(d *wire.Decoder, key string) error {
 		var err error
 		switch key {
 		case "method":
-			req.method, err = d.str()
+			req.method, err = d.Str()
 		case "config":
-			req.config, err = d.raw()
+			req.config, err = d.Raw()
 		case "rewards":
-			req.rewards, err = d.strings(maxRewards)
+			req.rewards, err = d.Strings(maxRewards)
 		case "weights":
-			req.weights, err = d.floats(maxRewards)
+			req.weights, err = d.Floats(maxRewards)
 		case "step":
 			var n int64
-			n, err = d.integer(0, math.MaxInt32)
+			n, err = d.Int(0, math.MaxInt32)
 			req.step = int(n)
 		case "seed":
-			req.seed, err = d.uint()
+			req.seed, err = d.Uint()
 		case "encoding":
 			var e string
-			if e, err = d.str(); err == nil && e != "json" && e != "base64" {
-				err = d.errorf(`want "json" or "base64", got %q`, e)
+			if e, err = d.Str(); err == nil && e != "json" && e != "base64" {
+				err = d.Errorf(`want "json" or "base64", got %q`, e)
 			}
 			req.packed = e == "base64"
 		case "return_relevance":
-			req.returnRelevance, err = d.boolean()
+			req.returnRelevance, err = d.Bool()
 		case "responses":
-			if req.resp, err = decodeResponsesParallel(d, groups); err == nil && req.resp != nil {
+			if req.resp = decodeResponsesParallel(d, groups); req.resp != nil {
 				break
 			}
-			err = d.array(maxResponses, func(i int) error {
+			err = d.Array(maxResponses, func(i int) error {
 				r, err := decodeResponse(d, i)
 				r.group = denseGroup(groups, r.groupKey)
 				if total += len(r.tokens); err == nil && total > maxBatchTokens {
@@ -143,19 +87,16 @@ func decodeBatch(body []byte) (*batchRequest, error) {
 			req.replay, err = decodeReplay(d)
 		case "influence":
 			req.hasInfluence = true
-			err = d.array(maxResponses, func(int) error {
+			err = d.Array(maxResponses, func(int) error {
 				in, err := decodeInfluence(d)
 				req.influence = append(req.influence, in)
 				return err
 			})
 		default:
-			return d.unknown(key, batchFields)
+			return d.Unknown(key, batchFields)
 		}
 		return err
 	})
-	if err == nil {
-		err = d.end()
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -164,37 +105,37 @@ func decodeBatch(body []byte) (*batchRequest, error) {
 
 // decodeResponse reads one response and checks what it holds by itself:
 // one range per token, every range and span within the response.
-func decodeResponse(d *decoder, i int) (responseIn, error) {
+func decodeResponse(d *wire.Decoder, i int) (responseIn, error) {
 	var r responseIn
-	err := d.members(func(key string) error {
+	err := d.Members(func(key string) error {
 		var err error
 		switch key {
 		case "group":
 			r.groupKey, err = decodeGroup(d)
 			r.hasGroup = true
 		case "prompt":
-			r.prompt, err = d.str()
+			r.prompt, err = d.Str()
 			r.hasPrompt = true
 		case "response":
-			r.response, err = d.str()
+			r.response, err = d.Str()
 			r.hasResponse = true
 		case "tokens":
-			r.tokens, err = d.int32s(0, maxTokens)
+			r.tokens, err = d.Int32s(0, maxTokens)
 			r.hasTokens = true
 		case "offsets":
-			r.offsets, err = d.offsets(maxTokens)
+			r.offsets, err = d.Offsets(maxTokens)
 			r.hasOffsets = true
 		case "scores":
-			r.scores, err = d.floats(maxRewards)
+			r.scores, err = d.Floats(maxRewards)
 		case "verdicts":
 			r.hasVerdict = true
-			err = d.array(maxRewards, func(int) error {
+			err = d.Array(maxRewards, func(int) error {
 				v, err := decodeVerdict(d)
 				r.verdicts = append(r.verdicts, v)
 				return err
 			})
 		default:
-			return d.unknown(key, "group, prompt, response, tokens, offsets, scores, verdicts")
+			return d.Unknown(key, "group, prompt, response, tokens, offsets, scores, verdicts")
 		}
 		return err
 	})
@@ -206,15 +147,15 @@ func decodeResponse(d *decoder, i int) (responseIn, error) {
 
 // decodeGroup reads a group id, an integer or a string, as a key for
 // denseGroup.
-func decodeGroup(d *decoder) (any, error) {
-	if d.peek() == '"' {
-		s, err := d.str()
+func decodeGroup(d *wire.Decoder) (any, error) {
+	if d.Peek() == '"' {
+		s, err := d.Str()
 		if err != nil {
 			return nil, err
 		}
 		return s, nil
 	}
-	n, err := d.integer(-1<<53, 1<<53)
+	n, err := d.Int(-1<<53, 1<<53)
 	if err != nil {
 		return nil, err
 	}
@@ -269,56 +210,56 @@ func (r *responseIn) check(path string) error {
 }
 
 // decodeVerdict reads a verdict as /v1/verify writes it.
-func decodeVerdict(d *decoder) (reward.Verdict, error) {
+func decodeVerdict(d *wire.Decoder) (reward.Verdict, error) {
 	var v reward.Verdict
 	hasScore := false
-	err := d.members(func(key string) error {
+	err := d.Members(func(key string) error {
 		var err error
 		switch key {
 		case "score":
-			v.Score, err = d.float()
+			v.Score, err = d.Float()
 			hasScore = true
 		case "info":
-			v.Info, err = d.str()
+			v.Info, err = d.Str()
 		case "reason", "error": // for logs only: accepted, not kept
-			err = d.discard()
+			err = d.Discard()
 		case "skip":
-			v.Skip, err = d.boolean()
+			v.Skip, err = d.Bool()
 		case "spans":
-			err = d.array(math.MaxInt32, func(int) error {
+			err = d.Array(math.MaxInt32, func(int) error {
 				sp, err := decodeSpan(d)
 				v.Spans = append(v.Spans, sp)
 				return err
 			})
 		default:
-			return d.unknown(key, "score, info, spans, reason, skip, error")
+			return d.Unknown(key, "score, info, spans, reason, skip, error")
 		}
 		return err
 	})
 	if err == nil && !hasScore && !v.Skip {
-		err = d.errorf("a verdict needs a score (unless skip is true)")
+		err = d.Errorf("a verdict needs a score (unless skip is true)")
 	}
 	return v, err
 }
 
-func decodeSpan(d *decoder) (reward.Span, error) {
+func decodeSpan(d *wire.Decoder) (reward.Span, error) {
 	var sp reward.Span
 	has := 0
-	err := d.members(func(key string) error {
+	err := d.Members(func(key string) error {
 		var err error
 		var n int64
 		switch key {
 		case "start":
-			n, err = d.integer(math.MinInt32, math.MaxInt32)
+			n, err = d.Int(math.MinInt32, math.MaxInt32)
 			sp.Start, has = int(n), has|1
 		case "end":
-			n, err = d.integer(math.MinInt32, math.MaxInt32)
+			n, err = d.Int(math.MinInt32, math.MaxInt32)
 			sp.End, has = int(n), has|2
 		case "strength":
-			sp.Strength, err = d.float()
+			sp.Strength, err = d.Float()
 		case "effect":
 			var e string
-			if e, err = d.str(); err == nil {
+			if e, err = d.Str(); err == nil {
 				switch e {
 				case "+":
 					sp.Effect = reward.Raised
@@ -326,193 +267,18 @@ func decodeSpan(d *decoder) (reward.Span, error) {
 					sp.Effect = reward.Lowered
 				case "":
 				default:
-					err = d.errorf(`want "+", "-" or "", got %q`, e)
+					err = d.Errorf(`want "+", "-" or "", got %q`, e)
 				}
 			}
 		default:
-			return d.unknown(key, "start, end, strength, effect")
+			return d.Unknown(key, "start, end, strength, effect")
 		}
 		return err
 	})
 	if err == nil && has != 3 {
-		err = d.errorf("a span needs start and end")
+		err = d.Errorf("a span needs start and end")
 	}
 	return sp, err
-}
-
-// decodeReplay reads {"plan"?, "answers": [{k, ids, logprobs}]}.
-func decodeReplay(d *decoder) (*replayIn, error) {
-	rp := &replayIn{}
-	err := d.members(func(key string) error {
-		var err error
-		switch key {
-		case "plan":
-			rp.plan, err = d.str()
-		case "answers":
-			rp.answers = []topk.Answer{}
-			err = d.array(math.MaxInt32, func(i int) error {
-				a, err := decodeAnswer(d, rp, i)
-				rp.answers = append(rp.answers, a)
-				return err
-			})
-		default:
-			return d.unknown(key, "plan, answers")
-		}
-		return err
-	})
-	if err == nil && rp.answers == nil {
-		err = d.errorf("answers: required, one per planned request (/v1/replay-plan)")
-	}
-	if err == nil {
-		err = rp.unpackAll()
-	}
-	return rp, err
-}
-
-// decodeAnswer reads one request's top-k: packed ids and logprobs of T·k
-// entries, or [T][≤k] JSON arrays padded here with unused entries.
-func decodeAnswer(d *decoder, rp *replayIn, i int) (topk.Answer, error) {
-	var a topk.Answer
-	var idRows [][]int32
-	var lpRows [][]float32
-	const limit = maxTokens * maxTopK
-	err := d.members(func(key string) error {
-		var err error
-		switch key {
-		case "k":
-			var n int64
-			switch n, err = d.integer(math.MinInt32, math.MaxInt32); {
-			case err != nil:
-			case n < 1:
-				err = d.errorf("k must be at least 1, got %d", n)
-			case n > maxTopK:
-				err = tooMany(d.at(), int(n), maxTopK, "entries per position")
-			}
-			a.K = int(n)
-		case "ids":
-			if d.peek() == '[' && d.nestedArray() {
-				err = d.array(maxTokens, func(int) error {
-					row, err := d.int32s(-1, maxTopK)
-					idRows = append(idRows, row)
-					return err
-				})
-			} else if d.peek() == '"' {
-				err = rp.keep(d, i, true, limit)
-			} else {
-				a.IDs, err = d.int32s(-1, limit)
-			}
-		case "logprobs":
-			if d.peek() == '[' && d.nestedArray() {
-				err = d.array(maxTokens, func(int) error {
-					row, err := d.float32s(maxTopK)
-					lpRows = append(lpRows, row)
-					return err
-				})
-			} else if d.peek() == '"' {
-				err = rp.keep(d, i, false, limit)
-			} else {
-				a.LogProbs, err = d.float32s(limit)
-			}
-		default:
-			return d.unknown(key, "k, ids, logprobs")
-		}
-		return err
-	})
-	if err != nil {
-		return a, err
-	}
-	if a.K == 0 {
-		return a, d.errorf("k: required, the entries per position (1 to %d)", maxTopK)
-	}
-	if idRows != nil {
-		if a.IDs, err = flattenRows(d, "ids", idRows, a.K, -1); err != nil {
-			return a, err
-		}
-	}
-	if lpRows != nil {
-		a.LogProbs, err = flattenRows(d, "logprobs", lpRows, a.K, 0)
-	}
-	return a, err
-}
-
-// keep takes answer i's base64 ids (or logprobs) for unpackAll.
-func (rp *replayIn) keep(d *decoder, i int, ids bool, limit int) error {
-	src, err := d.packedSource(limit)
-	if err == nil {
-		rp.packed = append(rp.packed, packedField{answer: i, ids: ids, src: src, path: d.at()})
-	}
-	return err
-}
-
-// nestedArray says whether the array at the cursor starts with an array.
-func (d *decoder) nestedArray() bool {
-	j := d.i + 1
-	for j < len(d.data) && (d.data[j] == ' ' || d.data[j] == '\t' || d.data[j] == '\n' || d.data[j] == '\r') {
-		j++
-	}
-	return j < len(d.data) && d.data[j] == '['
-}
-
-// flattenRows lays [T][≤k] rows out as T·k entries, padding with pad.
-func flattenRows[T int32 | float32](d *decoder, field string, rows [][]T, k int, pad T) ([]T, error) {
-	out := make([]T, 0, len(rows)*k)
-	for t, row := range rows {
-		if len(row) > k {
-			return nil, d.errorf("%s[%d]: %d entries, more than k = %d", field, t, len(row), k)
-		}
-		out = append(out, row...)
-		for range k - len(row) {
-			out = append(out, pad)
-		}
-	}
-	return out, nil
-}
-
-// decodeInfluence reads {"token": [T], "steps": [{start, end, logit}]}.
-func decodeInfluence(d *decoder) (credit.Influence, error) {
-	var in credit.Influence
-	err := d.members(func(key string) error {
-		var err error
-		switch key {
-		case "token":
-			in.Token, err = d.floats(maxTokens)
-		case "steps":
-			err = d.array(maxTokens, func(int) error {
-				var st credit.StepScore
-				has := 0
-				err := d.members(func(key string) error {
-					var err error
-					var n int64
-					switch key {
-					case "start":
-						n, err = d.integer(0, maxTokens)
-						st.Start, has = int(n), has|1
-					case "end":
-						n, err = d.integer(0, maxTokens)
-						st.End, has = int(n), has|2
-					case "logit":
-						st.Logit, err = d.float()
-						has |= 4
-					default:
-						return d.unknown(key, "start, end, logit")
-					}
-					return err
-				})
-				if err == nil && has != 7 {
-					err = d.errorf("a step needs start, end and logit")
-				}
-				in.Steps = append(in.Steps, st)
-				return err
-			})
-		default:
-			return d.unknown(key, "token, steps")
-		}
-		return err
-	})
-	if err == nil && in.Token == nil {
-		in.Token = []float64{}
-	}
-	return in, err
 }
 
 // check verifies what spans the whole batch: the rewards, and each

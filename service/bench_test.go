@@ -60,7 +60,7 @@ func benchBatch(n, T, K int, vary float64) recorded {
 }
 
 func benchBody(b *testing.B, rec recorded, method string, packed bool, answers []topk.Answer) []byte {
-	w := wire(rec, method, map[string]any{"replay_warmup_steps": 0}, packed, answers, false)
+	w := wireBody(rec, method, map[string]any{"replay_warmup_steps": 0}, packed, answers, false)
 	delete(w, "return_relevance")
 	body, err := json.Marshal(w)
 	if err != nil {

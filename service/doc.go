@@ -13,11 +13,15 @@
 // /v1/replay-plan (the prompts MRTPO needs a trainer's engine to score,
 // whose top-k log-probs then come back to /v1/advantages).
 //
-// Requests are read by a decoder written for the schema (every error
-// names its field's path) and answers written by hand, both several times
-// faster than encoding/json on batches of a million tokens.
+// Requests are read by service/wire's Decoder, field by field as the
+// schema written here asks (every error names its field's path, and
+// becomes the API's 400 or 413 in decodeObject alone), and answers are
+// written by its Writer, both several times faster than encoding/json on
+// batches of a million tokens. The JSON is wire's; the keys, the limits
+// and what they mean are this package's.
 //
-// It may import credit, reward and task (and the task packages only
-// through task's registry); not rl, model or anything that holds a policy.
+// It may import credit, reward, task (and the task packages only through
+// task's registry) and service/wire; not rl, model or anything that holds
+// a policy.
 // A PRM and the sql records' folder come in through Options.
 package service

@@ -102,7 +102,7 @@ func TestHTTPEqualsInProcess(t *testing.T) {
 				}
 				want, wantMet := inProcess(t, rec, name, c, answers)
 				usesPRM := strings.Contains(name, "p2t")
-				status, got := post(t, hs, "/v1/advantages", wire(rec, name, cfg, packed, answers, usesPRM))
+				status, got := post(t, hs, "/v1/advantages", wireBody(rec, name, cfg, packed, answers, usesPRM))
 				label := fmt.Sprintf("%s config %d seed %d packed %v", name, ci, seed, packed)
 				if status != 200 {
 					t.Fatalf("%s: %d %v", label, status, got["error"])
@@ -166,7 +166,7 @@ func TestHTTPEqualsInProcessServerPRM(t *testing.T) {
 	rec := recordBatch(5, 3, 4, 2)
 	_, hs := newServer(t, Options{PRM: fixedInfluence(rec.influence)})
 	want, wantMet := inProcess(t, rec, "p2t", credit.DefaultConfig(), nil)
-	status, got := post(t, hs, "/v1/advantages", wire(rec, "p2t", nil, false, nil, false))
+	status, got := post(t, hs, "/v1/advantages", wireBody(rec, "p2t", nil, false, nil, false))
 	if status != 200 {
 		t.Fatalf("%d %v", status, got)
 	}

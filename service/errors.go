@@ -1,6 +1,11 @@
 package service
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/credo-rl/credo/service/wire"
+)
 
 // Error kinds of docs/SERVICE.md §1, each with its HTTP status.
 const (
@@ -46,4 +51,18 @@ func badf(path, format string, args ...any) *apiError {
 // tooMany is a 413 for a count over a limit.
 func tooMany(path string, n, limit int, what string) *apiError {
 	return &apiError{status: 413, kind: kindTooLarge, path: path, msg: fmt.Sprintf("%d %s, more than the limit of %d", n, what, limit)}
+}
+
+// fromWire turns the request decoder's error into the API's, at the same
+// path with the same message: a 413 for a count over a limit, else a 400.
+// Errors of the service's own (an *apiError already) pass through.
+func fromWire(err error) error {
+	var we *wire.Error
+	if !errors.As(err, &we) {
+		return err
+	}
+	if we.TooLarge {
+		return &apiError{status: 413, kind: kindTooLarge, path: we.Path, msg: we.Msg}
+	}
+	return badRequest(we.Path, we.Msg)
 }

@@ -18,10 +18,10 @@ func FuzzDecode(f *testing.F) {
 	rec := recordBatch(1, 2, 3, 2)
 	plan, _ := credit.PlanReplay("mrtpo", credit.DefaultConfig(), rec.b)
 	for _, packed := range []bool{false, true} {
-		raw, _ := json.Marshal(wire(rec, "mrtpo", map[string]any{"placebo": true}, packed, answersFor(plan, 3), false))
+		raw, _ := json.Marshal(wireBody(rec, "mrtpo", map[string]any{"placebo": true}, packed, answersFor(plan, 3), false))
 		f.Add(raw)
 	}
-	raw, _ := json.Marshal(wire(rec, "p2t", nil, false, nil, true))
+	raw, _ := json.Marshal(wireBody(rec, "p2t", nil, false, nil, true))
 	f.Add(raw)
 	f.Add([]byte(`{"format": "ifeval", "items": [{"record": {"prompt": "x", "instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}]}, "responses": ["a, b"]}]}`))
 	f.Add([]byte(`{"format": "task", "task": "slots", "items": [{"prompt_id": "slots-train-0", "responses": ["8"]}]}`))

@@ -43,7 +43,7 @@ func goldenAnswers(t *testing.T) map[string]string {
 			}
 			for _, packed := range []bool{false, true} {
 				for _, relevance := range []bool{false, true} {
-					w := wire(rec, method, map[string]any{"replay_warmup_steps": 0}, packed, answers, false)
+					w := wireBody(rec, method, map[string]any{"replay_warmup_steps": 0}, packed, answers, false)
 					w["return_relevance"] = relevance
 					body, err := json.Marshal(w)
 					if err != nil {

@@ -155,7 +155,7 @@ func TestReplayAnswerErrors(t *testing.T) {
 			as[i] = topk.Answer{K: a.K, IDs: append([]int32(nil), a.IDs...), LogProbs: append([]float32(nil), a.LogProbs...)}
 		}
 		change(as)
-		return wire(rec, "mrtpo", nil, true, as, false)
+		return wireBody(rec, "mrtpo", nil, true, as, false)
 	}
 	r := len(good) - 1
 	cases := []errorCase{
@@ -179,7 +179,7 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 func TestInfluenceErrors(t *testing.T) {
 	rec := recordBatch(4, 2, 3, 2)
-	b := wire(rec, "p2t", nil, false, nil, true)
+	b := wireBody(rec, "p2t", nil, false, nil, true)
 	n := len(rec.influence[0].Token)
 	cases := []errorCase{
 		{"token count", set(t, b, "influence.0.token", make([]float64, n+1)), 400, "influence[0].token", "values for the response's"},

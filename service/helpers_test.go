@@ -286,9 +286,9 @@ func (f fixedInfluence) Influence(context.Context, []credit.InfluenceRequest, cr
 	return f, nil
 }
 
-// wire renders a recorded batch as an advantages request body; packed
+// wireBody renders a recorded batch as an advantages request body; packed
 // sends tokens, offsets and replay answers as base64.
-func wire(rec recorded, method string, config map[string]any, packed bool, answers []topk.Answer, influence bool) map[string]any {
+func wireBody(rec recorded, method string, config map[string]any, packed bool, answers []topk.Answer, influence bool) map[string]any {
 	b := rec.b
 	resps := make([]map[string]any, len(b.Groups))
 	for i := range resps {

@@ -18,7 +18,7 @@ func TestReplayPlanEndpoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		status, got := post(t, hs, "/v1/replay-plan", wire(rec, name, nil, false, nil, false))
+		status, got := post(t, hs, "/v1/replay-plan", wireBody(rec, name, nil, false, nil, false))
 		if status != 200 {
 			t.Fatalf("%s: %d %v", name, status, got)
 		}
@@ -45,7 +45,7 @@ func TestReplayPlanEndpoint(t *testing.T) {
 		if len(pairs) != len(plan.Pairs) {
 			t.Errorf("%s: %d pairs, want %d", name, len(pairs), len(plan.Pairs))
 		}
-		body := wire(rec, name, nil, true, answersFor(plan, 5), false)
+		body := wireBody(rec, name, nil, true, answersFor(plan, 5), false)
 		body["replay"].(map[string]any)["plan"] = got["plan"]
 		if status, out := post(t, hs, "/v1/advantages", body); status != 200 {
 			t.Errorf("%s: advantages with the plan's digest: %d %v", name, status, out["error"])

@@ -25,7 +25,7 @@ func TestParallelDecodeEqualsSerial(t *testing.T) {
 	checked, failed := 0, 0
 	for seed := range uint64(4) {
 		rec := recordBatch(seed, 25, 4, 2)
-		body, err := json.Marshal(wire(rec, "span", nil, seed%2 == 1, nil, false))
+		body, err := json.Marshal(wireBody(rec, "span", nil, seed%2 == 1, nil, false))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -12,98 +11,9 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/service/wire"
 	"github.com/credo-rl/credo/task"
 )
-
-// taskFields are the fields that name a generated task: task, seed and
-// difficulty, shared by /v1/prompts and /v1/verify.
-type taskFields struct {
-	name, difficulty string
-	seed             uint64
-	given            bool // any of them was in the request
-}
-
-// read reads one of the three fields when key is one; handled says so.
-func (tf *taskFields) read(d *decoder, key string) (handled bool, err error) {
-	switch key {
-	case "task":
-		tf.name, err = d.str()
-	case "seed":
-		tf.seed, err = d.uint()
-	case "difficulty":
-		tf.difficulty, err = d.str()
-	default:
-		return false, nil
-	}
-	tf.given = true
-	return true, err
-}
-
-// prompts answers POST /v1/prompts (docs/SERVICE.md §5).
-func (s *Server) prompts(ctx context.Context, body []byte) ([]byte, error) {
-	d := &decoder{data: body}
-	var tf taskFields
-	split, start, count := "train", int64(0), int64(-1)
-	err := d.members(func(key string) error {
-		if ok, err := tf.read(d, key); ok {
-			return err
-		}
-		var err error
-		switch key {
-		case "split":
-			split, err = d.str()
-		case "start":
-			start, err = d.integer(0, 1<<30-1)
-		case "count":
-			count, err = d.integer(1, maxPromptsAnswer)
-		default:
-			return d.unknown(key, "task, seed, difficulty, split, start, count")
-		}
-		return err
-	})
-	if err == nil {
-		err = d.end()
-	}
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case tf.name == "":
-		return nil, badRequest("task", "required: a task of /v1/tasks")
-	case count < 0:
-		return nil, badRequest("count", "required: how many prompts, 1 to 10,000")
-	case split != "train" && split != "test":
-		return nil, badf("split", "want \"train\" or \"test\", got %q", split)
-	case start+count > 1<<30:
-		return nil, badf("count", "prompts %d to %d: indices stop at 2^30", start, start+count)
-	}
-	t, release, err := s.tasks.get(tf.name, tf.seed, tf.difficulty)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	sp := task.Train
-	if split == "test" {
-		sp = task.Test
-	}
-	type promptOut struct {
-		ID         string `json:"id"`
-		Text       string `json:"text"`
-		ReplayBase string `json:"replay_base"`
-	}
-	out := struct {
-		Rewards []string    `json:"rewards"`
-		Prompts []promptOut `json:"prompts"`
-	}{Rewards: verifierNames(t.Rewards())}
-	for i := range int(count) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		p := t.Prompt(sp, int(start)+i)
-		out.Prompts = append(out.Prompts, promptOut{p.ID, p.Text, task.ReplayBase(p)})
-	}
-	return json.Marshal(out)
-}
 
 // verifyRequest is a decoded POST /v1/verify body.
 type verifyRequest struct {
@@ -121,62 +31,58 @@ type verifyItem struct {
 }
 
 func decodeVerify(body []byte) (verifyRequest, error) {
-	d := &decoder{data: body}
 	var req verifyRequest
 	total := 0
-	err := d.members(func(key string) error {
+	err := decodeObject(body, func(d *wire.Decoder, key string) error {
 		if ok, err := req.tf.read(d, key); ok {
 			return err
 		}
 		var err error
 		switch key {
 		case "format":
-			req.format, err = d.str()
+			req.format, err = d.Str()
 		case "rewards":
-			req.rewards, err = d.strings(maxRewards)
+			req.rewards, err = d.Strings(maxRewards)
 			if req.rewards == nil && err == nil {
 				req.rewards = []string{}
 			}
 		case "items":
-			err = d.array(maxResponses, func(int) error {
+			err = d.Array(maxResponses, func(int) error {
 				it, err := decodeItem(d, &total)
 				req.items = append(req.items, it)
 				return err
 			})
 		default:
-			return d.unknown(key, "format, task, seed, difficulty, rewards, items")
+			return d.Unknown(key, "format, task, seed, difficulty, rewards, items")
 		}
 		return err
 	})
-	if err == nil {
-		err = d.end()
-	}
 	return req, err
 }
 
 // decodeItem reads {"record" | "prompt_id", "responses"}; total counts
 // the request's responses against maxResponses.
-func decodeItem(d *decoder, total *int) (verifyItem, error) {
+func decodeItem(d *wire.Decoder, total *int) (verifyItem, error) {
 	var it verifyItem
-	err := d.members(func(key string) error {
+	err := d.Members(func(key string) error {
 		var err error
 		switch key {
 		case "record":
-			it.record, err = d.raw()
+			it.record, err = d.Raw()
 		case "prompt_id":
-			it.promptID, err = d.str()
+			it.promptID, err = d.Str()
 			it.hasID = true
 		case "responses":
-			err = d.array(maxResponses, func(int) error {
+			err = d.Array(maxResponses, func(int) error {
 				if *total++; *total > maxResponses {
-					return d.tooLarge("more than %d responses in the request", maxResponses)
+					return d.TooLargef("more than %d responses in the request", maxResponses)
 				}
-				s, err := d.str()
+				s, err := d.Str()
 				it.responses = append(it.responses, s)
 				return err
 			})
 		default:
-			return d.unknown(key, "record, prompt_id, responses")
+			return d.Unknown(key, "record, prompt_id, responses")
 		}
 		return err
 	})
@@ -440,77 +346,77 @@ func (s *Server) countVerdicts(vs []reward.Verifier, verdicts [][]reward.Verdict
 // writeVerify renders the verify answer: items in order, each with its
 // responses' K verdicts.
 func writeVerify(prompts []task.Prompt, req verifyRequest, vs []reward.Verifier, verdicts [][]reward.Verdict, failures [][]string) []byte {
-	var w writer
-	w.raw(`{"rewards":`)
-	w.strs(verifierNames(vs))
-	w.raw(`,"weights":[`)
+	var w wire.Writer
+	w.Raw(`{"rewards":`)
+	w.Strs(verifierNames(vs))
+	w.Raw(`,"weights":[`)
 	for k, v := range vs {
 		if k > 0 {
-			w.byte(',')
+			w.Byte(',')
 		}
-		w.float(weightOf(v))
+		w.Float(weightOf(v))
 	}
-	w.raw(`],"items":[`)
+	w.Raw(`],"items":[`)
 	r := 0
 	for j, it := range req.items {
 		if j > 0 {
-			w.byte(',')
+			w.Byte(',')
 		}
-		w.raw("{")
-		w.strField("prompt_id", prompts[j].ID, true)
-		w.strField("prompt", prompts[j].Text, false)
-		w.strField("replay_base", task.ReplayBase(prompts[j]), false)
-		w.raw(`,"responses":[`)
+		w.Raw("{")
+		w.StrField("prompt_id", prompts[j].ID, true)
+		w.StrField("prompt", prompts[j].Text, false)
+		w.StrField("replay_base", task.ReplayBase(prompts[j]), false)
+		w.Raw(`,"responses":[`)
 		for g := range it.responses {
 			if g > 0 {
-				w.byte(',')
+				w.Byte(',')
 			}
-			w.raw(`{"verdicts":[`)
+			w.Raw(`{"verdicts":[`)
 			for k := range vs {
 				if k > 0 {
-					w.byte(',')
+					w.Byte(',')
 				}
 				writeVerdict(&w, verdicts[k][r], failures[k][r])
 			}
-			w.raw("]}")
+			w.Raw("]}")
 			r++
 		}
-		w.raw("]}")
+		w.Raw("]}")
 	}
-	w.raw("]}")
-	return w.b
+	w.Raw("]}")
+	return w.Bytes()
 }
 
-func writeVerdict(w *writer, v reward.Verdict, failure string) {
-	w.raw(`{"score":`)
-	w.float(v.Score)
-	w.strField("info", v.Info, false)
-	w.raw(`,"spans":[`)
+func writeVerdict(w *wire.Writer, v reward.Verdict, failure string) {
+	w.Raw(`{"score":`)
+	w.Float(v.Score)
+	w.StrField("info", v.Info, false)
+	w.Raw(`,"spans":[`)
 	for i, sp := range v.Spans {
 		if i > 0 {
-			w.byte(',')
+			w.Byte(',')
 		}
-		w.raw(`{"start":`)
-		w.int(sp.Start)
-		w.intField("end", sp.End)
+		w.Raw(`{"start":`)
+		w.Int(sp.Start)
+		w.IntField("end", sp.End)
 		if sp.Strength != 0 {
-			w.key("strength", false)
-			w.float(sp.Strength)
+			w.Key("strength", false)
+			w.Float(sp.Strength)
 		}
 		switch sp.Effect {
 		case reward.Raised:
-			w.raw(`,"effect":"+"`)
+			w.Raw(`,"effect":"+"`)
 		case reward.Lowered:
-			w.raw(`,"effect":"-"`)
+			w.Raw(`,"effect":"-"`)
 		}
-		w.raw("}")
+		w.Raw("}")
 	}
-	w.raw("]")
-	w.strField("reason", v.Reason, false)
-	w.key("skip", false)
-	w.bool(v.Skip)
+	w.Raw("]")
+	w.StrField("reason", v.Reason, false)
+	w.Key("skip", false)
+	w.Bool(v.Skip)
 	if failure != "" {
-		w.strField("error", failure, false)
+		w.StrField("error", failure, false)
 	}
-	w.raw("}")
+	w.Raw("}")
 }

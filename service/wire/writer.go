@@ -1,4 +1,4 @@
-package service
+package wire
 
 import (
 	"encoding/base64"
@@ -11,50 +11,57 @@ import (
 	"unicode/utf8"
 )
 
-// writer appends JSON to a buffer: the service's answers are written by
+// Writer appends JSON to a buffer: the service's answers are written by
 // hand, as its requests are read, because encoding/json took 85 ms to
 // write the advantages of 1,024 responses of 512 tokens and this 3–4
 // times less. Numbers are written in Go's shortest form that parses back to
-// the same float64, so clients get credo's advantages bit for bit.
-type writer struct {
+// the same float64, so clients get credo's advantages bit for bit. The
+// caller writes the punctuation its methods do not (Raw, Byte).
+type Writer struct {
 	b    []byte
 	raw8 []byte // packed floats' bytes before base64
 }
 
-func (w *writer) raw(s string) { w.b = append(w.b, s...) }
+// Bytes is the JSON written so far (the writer's own buffer).
+func (w *Writer) Bytes() []byte { return w.b }
 
-// Write makes a writer an io.Writer, for fmt.Fprintf.
-func (w *writer) Write(p []byte) (int, error) {
+// Raw writes s as it is: punctuation, or JSON known to be valid.
+func (w *Writer) Raw(s string) { w.b = append(w.b, s...) }
+
+// Write makes a Writer an io.Writer, for fmt.Fprintf.
+func (w *Writer) Write(p []byte) (int, error) {
 	w.b = append(w.b, p...)
 	return len(p), nil
 }
 
-func (w *writer) byte(c byte) { w.b = append(w.b, c) }
+// Byte writes c as it is (a comma, a bracket).
+func (w *Writer) Byte(c byte) { w.b = append(w.b, c) }
 
-// key writes "name": after a comma unless first.
-func (w *writer) key(name string, first bool) {
+// Key writes "name": after a comma unless first.
+func (w *Writer) Key(name string, first bool) {
 	if !first {
 		w.b = append(w.b, ',')
 	}
-	w.str(name)
+	w.Str(name)
 	w.b = append(w.b, ':')
 }
 
-// strField writes "name":"value" (after a comma unless first).
-func (w *writer) strField(name, value string, first bool) {
-	w.key(name, first)
-	w.str(value)
+// StrField writes "name":"value" (after a comma unless first).
+func (w *Writer) StrField(name, value string, first bool) {
+	w.Key(name, first)
+	w.Str(value)
 }
 
-// intField writes "name":n after a comma.
-func (w *writer) intField(name string, n int) {
-	w.key(name, false)
-	w.int(n)
+// IntField writes "name":n after a comma.
+func (w *Writer) IntField(name string, n int) {
+	w.Key(name, false)
+	w.Int(n)
 }
 
-// str writes s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
-// encoding/json does.
-func (w *writer) str(s string) {
+// Str writes s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
+// encoding/json does (but <, > and & are written as they are, not escaped
+// as encoding/json escapes them by default).
+func (w *Writer) Str(s string) {
 	w.b = append(w.b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -94,9 +101,10 @@ func (w *writer) str(s string) {
 	w.b = append(w.b, '"')
 }
 
-// float writes a finite x (callers only hold finite values; NaN and
-// infinities, which JSON cannot hold, are written as null).
-func (w *writer) float(x float64) {
+// Float writes a finite x in the shortest form that parses back to it
+// (callers only hold finite values; NaN and infinities, which JSON cannot
+// hold, are written as null).
+func (w *Writer) Float(x float64) {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		w.b = append(w.b, "null"...)
 		return
@@ -104,12 +112,14 @@ func (w *writer) float(x float64) {
 	w.b = strconv.AppendFloat(w.b, x, 'g', -1, 64)
 }
 
-func (w *writer) int(n int) { w.b = strconv.AppendInt(w.b, int64(n), 10) }
+// Int writes n in decimal.
+func (w *Writer) Int(n int) { w.b = strconv.AppendInt(w.b, int64(n), 10) }
 
-func (w *writer) bool(v bool) { w.b = strconv.AppendBool(w.b, v) }
+// Bool writes true or false.
+func (w *Writer) Bool(v bool) { w.b = strconv.AppendBool(w.b, v) }
 
 // list writes [one(x0),one(x1),…].
-func list[T any](w *writer, xs []T, one func(T)) {
+func list[T any](w *Writer, xs []T, one func(T)) {
 	w.b = append(w.b, '[')
 	for i, x := range xs {
 		if i > 0 {
@@ -120,11 +130,13 @@ func list[T any](w *writer, xs []T, one func(T)) {
 	w.b = append(w.b, ']')
 }
 
-func (w *writer) strs(xs []string) { list(w, xs, w.str) }
+// Strs writes xs as a JSON array of strings.
+func (w *Writer) Strs(xs []string) { list(w, xs, w.Str) }
 
-// floats writes xs as a JSON array, or with packed as the base64 of their
-// little-endian float64s.
-func (w *writer) floats(xs []float64, packed bool) {
+// Floats writes xs as a JSON array, or with packed as the base64 of their
+// little-endian float64s (8 bytes a value: answers keep float64 where
+// requests pack 4-byte values).
+func (w *Writer) Floats(xs []float64, packed bool) {
 	if packed {
 		w.raw8 = slices.Grow(w.raw8[:0], 8*len(xs))[:8*len(xs)] // reused: a row at a time
 		for i, x := range xs {
@@ -135,14 +147,14 @@ func (w *writer) floats(xs []float64, packed bool) {
 		w.b = append(w.b, '"')
 		return
 	}
-	list(w, xs, w.float)
+	list(w, xs, w.Float)
 }
 
-// rows writes [row, row, …], each as floats writes it, and with nulls a
+// Rows writes [row, row, …], each as Floats writes it, and with nulls a
 // nil row as null (a relevance row the method did not compute). Formatting numbers
 // is most of an answer's cost (about 80 ns a float), so large answers are
 // written on every core, in contiguous parts joined in order.
-func (w *writer) rows(rows [][]float64, packed, nulls bool) {
+func (w *Writer) Rows(rows [][]float64, packed, nulls bool) {
 	parts := min(runtime.GOMAXPROCS(0), len(rows))
 	total := 0
 	for _, r := range rows {
@@ -151,7 +163,7 @@ func (w *writer) rows(rows [][]float64, packed, nulls bool) {
 	if total < 1<<14 || parts < 2 {
 		parts = 1
 	}
-	out := make([]writer, parts)
+	out := make([]Writer, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Go(func() {
@@ -164,13 +176,13 @@ func (w *writer) rows(rows [][]float64, packed, nulls bool) {
 			pw.b = make([]byte, 0, perFloat*(hi-lo)*(total/max(1, len(rows))+1))
 			for i := lo; i < hi; i++ {
 				if i > 0 {
-					pw.byte(',')
+					pw.Byte(',')
 				}
 				if nulls && rows[i] == nil {
-					pw.raw("null")
+					pw.Raw("null")
 					continue
 				}
-				pw.floats(rows[i], packed)
+				pw.Floats(rows[i], packed)
 			}
 		})
 	}
