@@ -116,9 +116,15 @@ func (d *Decoder) NestedArray() bool {
 
 // describe names what the decoder sees next, for errors.
 func (d *Decoder) describe() string {
-	switch c := d.Peek(); {
-	case c == 0:
+	if d.Peek() == 0 && d.i >= len(d.data) {
 		return "the end of the body"
+	}
+	return d.describeByte()
+}
+
+// describeByte names the value that the next byte starts.
+func (d *Decoder) describeByte() string {
+	switch c := d.Peek(); {
 	case c == '{':
 		return "an object"
 	case c == '[':
@@ -139,8 +145,9 @@ func (d *Decoder) describe() string {
 // End checks that only white space follows the body's value; the error is
 // the body's (path "").
 func (d *Decoder) End() error {
-	if d.Peek() != 0 {
-		return &Error{Msg: fmt.Sprintf("unexpected %s after the JSON object", d.describe())}
+	d.space()
+	if d.i < len(d.data) { // Peek's 0 would take a NUL byte for the end
+		return &Error{Msg: fmt.Sprintf("unexpected %s after the JSON object", d.describeByte())}
 	}
 	return nil
 }

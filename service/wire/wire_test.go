@@ -42,6 +42,10 @@ func TestErrorsNameThePath(t *testing.T) {
 		{`{"xs": [1], "xs": [2]}`, "", `key "xs" given twice`, false},
 		{`{"ys": 1}`, "ys", `unknown field "ys" (known here: xs)`, false},
 		{`{"xs": [1]} x`, "", "unexpected 'x' at byte 12 after the JSON object", false},
+		// A NUL byte is not the end of the body (the fuzzer found it taken for one).
+		{"{\"xs\": [1]}\x00{\"ys\": 1}", "", `unexpected '\x00' at byte 11 after the JSON object`, false},
+		{"{\"xs\": [1]} \x00", "", `unexpected '\x00' at byte 12 after the JSON object`, false},
+		{"{\"xs\": \x00}", "xs", `want an array, got '\x00' at byte 7`, false},
 	} {
 		_, err := readInts(c.body, 3)
 		var e *Error
