@@ -3,6 +3,7 @@ package credit
 import (
 	"context"
 
+	"encoding/binary"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -45,6 +46,19 @@ type Method interface {
 type ReplayRequest struct {
 	Prompt   string  // the rendered prompt (reward.Compose of the prompt and some blocks)
 	Response []int32 // the already-sampled response tokens
+}
+
+// Key identifies a request: its prompt, a zero byte, and its response
+// tokens as little-endian uint32s. Identical requests are planned once,
+// and a replayer that serves recorded answers (topk.Replayer) finds them
+// by it.
+func (r ReplayRequest) Key() string {
+	key := make([]byte, 0, len(r.Prompt)+1+4*len(r.Response))
+	key = append(append(key, r.Prompt...), 0)
+	for _, tok := range r.Response {
+		key = binary.LittleEndian.AppendUint32(key, uint32(tok))
+	}
+	return string(key)
 }
 
 // Replayer runs the policy without gradients. For each request it returns

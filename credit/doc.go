@@ -29,9 +29,9 @@
 // credit/skipped.
 //
 // Its arithmetic is in packages below it, which import only the standard
-// library: credit/js (Jensen–Shannon), credit/place (placement weights,
-// the caps, concentration and localization) and credit/topk (an engine's
-// top-k log-probs on a common support, behind TopKReplayer).
+// library: credit/js (Jensen–Shannon) and credit/place (placement weights,
+// the caps, concentration and localization). credit/topk, above it, serves
+// an engine's recorded top-k log-probs as a Replayer.
 //
 // It imports reward (verdicts), its own subpackages, internal/registry and
 // internal/parallel, never a model: a policy reaches it only as a

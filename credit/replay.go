@@ -2,7 +2,6 @@ package credit
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -100,18 +99,6 @@ type replayPlan struct {
 	replayed int             // pairs whose q comes from a replay (not same)
 }
 
-// requestKey identifies a replay request: its prompt, a zero byte, and its
-// response tokens as little-endian uint32s. Identical requests are made
-// once, and a TopKReplayer finds its answers by it.
-func requestKey(prompt string, tokens []int32) string {
-	key := make([]byte, 0, len(prompt)+1+4*len(tokens))
-	key = append(append(key, prompt...), 0)
-	for _, tok := range tokens {
-		key = binary.LittleEndian.AppendUint32(key, uint32(tok))
-	}
-	return string(key)
-}
-
 // plan decides the replays of a batch: for each response with a reward
 // that varies in its group (in response order), the full prompt
 // reward.Compose(Prompts[i], every block) and, for each such reward k (in
@@ -128,7 +115,7 @@ func (s replaySource) plan(v *view) (replayPlan, error) {
 	var p replayPlan
 	index := map[string]int{} // request key → index: identical requests are made once
 	request := func(prompt string, i int) int {
-		key := requestKey(prompt, b.Tokens[i])
+		key := ReplayRequest{Prompt: prompt, Response: b.Tokens[i]}.Key()
 		r, ok := index[key]
 		if !ok {
 			r = len(p.reqs)
@@ -349,7 +336,7 @@ func (s replaySource) place(v *view, p replayPlan, sc scoredRows, m Metrics) [][
 // ReplayPlan is what a replay method asks its Replayer for on a batch: the
 // plan step of the replay source, for trainers whose own engine replays
 // (the service's /v1/replay-plan). Answer every request and put the
-// answers in Batch.Replay (a TopKReplayer): the method then plans the same
+// answers in Batch.Replay (a topk.Replayer): the method then plans the same
 // requests again and asks for exactly these.
 type ReplayPlan struct {
 	Requests []ReplayRequest // distinct requests, in the order the pairs first need them

@@ -104,7 +104,7 @@ func (req *batchRequest) replayer(c credit.Config, b *credit.Batch) (credit.Repl
 	if len(req.replay.answers) != len(plan.Requests) {
 		return nil, badf("replay.answers", "%d answers for the %d requests this batch plans (/v1/replay-plan)", len(req.replay.answers), len(plan.Requests))
 	}
-	rp, err := credit.NewTopKReplayer(plan.Requests, req.replay.answers)
+	rp, err := topk.NewReplayer(plan.Requests, req.replay.answers)
 	if err != nil {
 		return nil, topKError(err)
 	}

@@ -45,7 +45,7 @@ func inProcess(t *testing.T, rec recorded, name string, c credit.Config, answers
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Replay, err = credit.NewTopKReplayer(plan.Requests, answers); err != nil {
+		if b.Replay, err = topk.NewReplayer(plan.Requests, answers); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -114,7 +114,7 @@ func TestTopKApproximation(t *testing.T) {
 		for r := range full.reqs {
 			answers[r] = topKOf(full.out[r], k)
 		}
-		rp, err := credit.NewTopKReplayer(full.reqs, answers)
+		rp, err := topk.NewReplayer(full.reqs, answers)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,15 +1,15 @@
-package credit
+package topk
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/credo-rl/credo/credit/topk"
+	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/parallel"
 )
 
-// TopKReplayer is a Replayer that serves recorded top-k answers instead of
-// running a policy, for trainers whose engine replays (ReplayPlan). It
+// Replayer is a credit.Replayer that serves recorded top-k answers instead of
+// running a policy, for trainers whose engine replays (credit.PlanReplay). It
 // turns them into distributions over a common support, so that JS between
 // any two requests of a response is defined: at response position t the
 // support is the union U_t of the top-k ids of every request with that
@@ -23,73 +23,74 @@ import (
 // token of U_t outside a request's own top-k is counted in its rest bucket
 // rather than at its own small probability; both vanish as k grows
 // (docs/SERVICE.md §9 measures them).
-type TopKReplayer struct {
-	index   map[string]int // requestKey → answer
-	answers []topk.Answer
+type Replayer struct {
+	index   map[string]int // credit.ReplayRequest.Key → answer
+	answers []Answer
 }
 
-var _ Replayer = (*TopKReplayer)(nil)
+var _ credit.Replayer = (*Replayer)(nil)
 
-// NewTopKReplayer pairs each request with its answer, answers[r] for
+// NewReplayer pairs each request with its answer, answers[r] for
 // reqs[r], checking their shapes: K ≥ 1 and K entries of IDs and LogProbs
 // per response token. Entries' values are checked when they are used
-// (Replay). Errors are *topk.Error.
-func NewTopKReplayer(reqs []ReplayRequest, answers []topk.Answer) (*TopKReplayer, error) {
+// (Replay). Errors are *Error.
+func NewReplayer(reqs []credit.ReplayRequest, answers []Answer) (*Replayer, error) {
 	if len(answers) != len(reqs) {
-		return nil, &topk.Error{Answer: len(answers), Position: -1, Entry: -1, Field: "answers",
+		return nil, &Error{Answer: len(answers), Position: -1, Entry: -1, Field: "answers",
 			Msg: fmt.Sprintf("%d answers for %d requests", len(answers), len(reqs))}
 	}
-	r := &TopKReplayer{index: make(map[string]int, len(reqs)), answers: answers}
+	r := &Replayer{index: make(map[string]int, len(reqs)), answers: answers}
 	for i, a := range answers {
 		if a.K < 1 {
-			return nil, &topk.Error{Answer: i, Position: -1, Entry: -1, Field: "k", Msg: fmt.Sprintf("must be at least 1, got %d", a.K)}
+			return nil, &Error{Answer: i, Position: -1, Entry: -1, Field: "k", Msg: fmt.Sprintf("must be at least 1, got %d", a.K)}
 		}
 		want := len(reqs[i].Response) * a.K
 		if len(a.IDs) != want {
-			return nil, &topk.Error{Answer: i, Position: -1, Entry: -1, Field: "ids",
+			return nil, &Error{Answer: i, Position: -1, Entry: -1, Field: "ids",
 				Msg: fmt.Sprintf("%d entries for %d response tokens × k = %d (want %d)", len(a.IDs), len(reqs[i].Response), a.K, want)}
 		}
 		if len(a.LogProbs) != want {
-			return nil, &topk.Error{Answer: i, Position: -1, Entry: -1, Field: "logprobs",
+			return nil, &Error{Answer: i, Position: -1, Entry: -1, Field: "logprobs",
 				Msg: fmt.Sprintf("%d entries for %d response tokens × k = %d (want %d)", len(a.LogProbs), len(reqs[i].Response), a.K, want)}
 		}
-		r.index[requestKey(reqs[i].Prompt, reqs[i].Response)] = i
+		r.index[reqs[i].Key()] = i
 	}
 	return r, nil
 }
 
 // Replay answers each request from its recorded top-k on the common
-// support of the requests with the same response tokens (see TopKReplayer):
+// support of the requests with the same response tokens (see Replayer):
 // out[r][t] has |U_t| + 1 entries. A request without a recorded answer, an
 // id below −1, an id twice at one position, a log-probability that is not
 // finite or above 0, or probabilities summing above 1 at a position is an
-// error (a *topk.Error for the entries).
-func (r *TopKReplayer) Replay(ctx context.Context, reqs []ReplayRequest) ([][][]float32, error) {
+// error (a *Error for the entries).
+func (r *Replayer) Replay(ctx context.Context, reqs []credit.ReplayRequest) ([][][]float32, error) {
 	ans := make([]int, len(reqs))
-	first := map[string]int{} // response tokens → the first request with them
-	same := make([]int, len(reqs))
+	var groups [][]int       // the requests of each response, in request order
+	slot := map[string]int{} // response tokens → its group
 	for i, q := range reqs {
-		a, ok := r.index[requestKey(q.Prompt, q.Response)]
+		a, ok := r.index[q.Key()]
 		if !ok {
 			return nil, fmt.Errorf("replay request %d (prompt %.60q…, %d tokens) has no recorded answer", i, q.Prompt, len(q.Response))
 		}
 		ans[i] = a
-		f, seen := first[requestKey("", q.Response)]
+		key := credit.ReplayRequest{Response: q.Response}.Key()
+		g, seen := slot[key]
 		if !seen {
-			f = i
-			first[requestKey("", q.Response)] = i
+			g = len(groups)
+			slot[key] = g
+			groups = append(groups, nil)
 		}
-		same[i] = f
+		groups[g] = append(groups[g], i)
 	}
-	groups := groupIndices(same) // the requests of each response, in request order
 	out := make([][][]float32, len(reqs))
 	err := parallel.For(ctx, len(groups), func(g int) error {
-		members := make([]topk.Answer, len(groups[g]))
+		members := make([]Answer, len(groups[g]))
 		which := make([]int, len(groups[g]))
 		for j, i := range groups[g] {
 			members[j], which[j] = r.answers[ans[i]], ans[i]
 		}
-		rows, err := topk.CommonSupport(members, which, len(reqs[groups[g][0]].Response))
+		rows, err := CommonSupport(members, which, len(reqs[groups[g][0]].Response))
 		if err != nil {
 			return err
 		}
