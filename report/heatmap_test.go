@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credo-rl/credo/report/plot"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -53,9 +54,9 @@ func TestRenderRollout(t *testing.T) {
 	}
 	for i, w := range []struct{ class, bg, title, text string }{
 		{"t", "#ffffff", "#0 q=0 (0.00 of row max)", "ab"},
-		{"t", sequential(0.25), "#1 q=0.5 (0.25 of row max)", `<span class="nl">` + "\n"},
+		{"t", plot.Sequential(0.25), "#1 q=0.5 (0.25 of row max)", `<span class="nl">` + "\n"},
 		{"t d in", "#d94801", "#2 q=2 (1.00 of row max) · checked ×1", `<span class="sp"> </span>&lt;x&gt;`},
-		{"t e", sequential(0.5), "#3 q=1 (0.50 of row max)", ""},
+		{"t e", plot.Sequential(0.5), "#3 q=1 (0.50 of row max)", ""},
 	} {
 		got := q[i]
 		if got[0] != w.class || got[1] != w.bg || got[2] != w.title || !strings.HasPrefix(got[3], w.text) {
@@ -64,7 +65,7 @@ func TestRenderRollout(t *testing.T) {
 	}
 	a := tokensOf(t, string(v.Rows[2].HTML))
 	for i, w := range []struct{ class, bg, title string }{
-		{"t d", "#2166ac", "#0 A=-2"}, {"t", "#ffffff", "#1 A=0"}, {"t", diverging(0.5), "#2 A=1"}, {"t e", diverging(0.25), "#3 A=0.5"},
+		{"t d", "#2166ac", "#0 A=-2"}, {"t", "#ffffff", "#1 A=0"}, {"t", plot.Diverging(0.5), "#2 A=1"}, {"t e", plot.Diverging(0.25), "#3 A=0.5"},
 	} {
 		if got := a[i]; got[0] != w.class || got[1] != w.bg || got[2] != w.title {
 			t.Errorf("A token %d = %q, want class %q bg %q title %q", i, got, w.class, w.bg, w.title)
