@@ -67,6 +67,7 @@ func ExampleNew_span() {
 		fmt.Printf("response %d: Â = %+.3f, q %.2f, tokens %.3f\n", i, adv.Response[i], adv.Relevance[0][i], row)
 	}
 	// q = 0.9^(3−t) up to the span, 0 after; mean 0.688; w = 0.5 + 0.5·q/0.688.
+
 	// Output:
 	// response 0: Â = +0.707, q [1.00 1.00 1.00 1.00 1.00], tokens [0.707 0.707 0.707 0.707 0.707]
 	// response 1: Â = -0.707, q [0.73 0.81 0.90 1.00 0.00], tokens [-0.728 -0.770 -0.816 -0.868 -0.354]
@@ -124,6 +125,7 @@ func ExampleConfig_jsForm() {
 		fmt.Printf("%-10s 80%% of q on %.0f%% of the tokens\n", form, 100*met["credit/concentration/call"])
 	}
 	// Strong change: JS/ln 2 = 0.365 on 8 tokens; slight: 0.0028 on 56.
+
 	// Output:
 	// divergence 80% of q on 11% of the tokens
 	// distance   80% of q on 55% of the tokens
