@@ -26,22 +26,22 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
 	difficulty := fs.String("difficulty", "", "the task's difficulty settings, key=value,… (as in training)")
 	prompts := fs.Int("prompts", 32, "test prompts (the first N; at least 2)")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *dir == "" {
-		return usageError{errors.New("--model is required")}
+		return usageError{Err: errors.New("--model is required")}
 	}
 	if *prompts < 2 {
-		return usageError{errors.New("--prompts must be at least 2 (wrong blocks come from another prompt)")}
+		return usageError{Err: errors.New("--prompts must be at least 2 (wrong blocks come from another prompt)")}
 	}
 	t, err := rl.NewTask(*taskName, *taskSeed, *difficulty)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	p, err := policy.Load(*dir)
 	if err != nil {
-		return usageError{fmt.Errorf("--model: %w", err)}
+		return usageError{Err: fmt.Errorf("--model: %w", err)}
 	}
 	rep, err := replay.BlockDiagnostic(ctx, p, t, *prompts)
 	if err != nil {

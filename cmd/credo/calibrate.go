@@ -26,23 +26,23 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.IntVar(&c.Prompts, "prompts", c.Prompts, "candidate training prompts (the first N)")
 	fs.IntVar(&c.Group, "group", c.Group, "responses per prompt (G), as in training")
 	fs.IntVar(&c.MaxTokens, "max-tokens", c.MaxTokens, "new tokens per response")
-	fs.floatVar(&c.Temperature, "temperature", "", "sampling temperature, as in training")
-	fs.floatVar(&c.MaxZeroVar, "max-zero-var", "", "largest share of groups without variance a counted reward may have")
-	fs.floatVar(&c.Saturated, "saturated", "", "pass rate from which a reward is too close to done to be counted")
+	fs.FloatVar(&c.Temperature, "temperature", "", "sampling temperature, as in training")
+	fs.FloatVar(&c.MaxZeroVar, "max-zero-var", "", "largest share of groups without variance a counted reward may have")
+	fs.FloatVar(&c.Saturated, "saturated", "", "pass rate from which a reward is too close to done to be counted")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "sampling seed")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *dir == "" {
-		return usageError{errors.New("--init is required")}
+		return usageError{Err: errors.New("--init is required")}
 	}
 	t, err := rl.NewTask(*taskName, *taskSeed, *difficulty)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	p, err := policy.Load(*dir)
 	if err != nil {
-		return usageError{fmt.Errorf("--init: %w", err)}
+		return usageError{Err: fmt.Errorf("--init: %w", err)}
 	}
 	cal, err := lab.Calibrate(ctx, p, t, t.Rewards(), c, stderr)
 	if err != nil {

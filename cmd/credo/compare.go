@@ -12,6 +12,7 @@ import (
 
 	"github.com/credo-rl/credo/lab"
 
+	"github.com/credo-rl/credo/cmd/credo/internal/cli"
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/report"
 	"github.com/credo-rl/credo/rl"
@@ -31,20 +32,20 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // compareConfig parses a comparison's flags over base. A --train-config
 // file is applied first, wherever it stands on the command line, so the
 // flags override it.
-func compareConfig(cmd, synopsis string, base lab.CompareConfig, args []string, stdout, stderr io.Writer) (*flags, lab.CompareConfig, error) {
+func compareConfig(cmd, synopsis string, base lab.CompareConfig, args []string, stdout, stderr io.Writer) (*cli.Flags, lab.CompareConfig, error) {
 	c := base
 	fs := newFlags(cmd, synopsis, stdout, stderr)
 	file := compareFlags(fs, &c)
-	if err := fs.parse(args); err != nil || *file == "" {
+	if err := fs.Parse(args); err != nil || *file == "" {
 		return fs, c, err
 	}
 	c = base
 	if err := loadTrainConfig(*file, &c.Train, stderr); err != nil {
-		return fs, c, usageError{fmt.Errorf("--train-config: %w", err)}
+		return fs, c, usageError{Err: fmt.Errorf("--train-config: %w", err)}
 	}
 	again := newFlags(cmd, "", io.Discard, io.Discard) // notices were printed by the first parse
 	compareFlags(again, &c)
-	return fs, c, again.parse(args)
+	return fs, c, again.Parse(args)
 }
 
 // defaultCompare is `credo compare` without flags: the protocol of
@@ -77,72 +78,72 @@ func defaultCompare() lab.CompareConfig {
 // training settings (trainSettings) and of the warm-up's (warmupSettings,
 // under warmup.), and --task and --task-seed, which set both. It returns
 // --train-config's value, which compareConfig applies.
-func compareFlags(fs *flags, c *lab.CompareConfig) (trainConfig *string) {
-	fs.bind(c, "",
-		setting{"out", "out", "comparison folder (required)"},
-		setting{"seeds", "seeds", "runs per method, with seeds 1..N"},
-		setting{"threshold", "threshold", "training reward whose moving mean counts as reached"},
-		setting{"window", "window", "moving-mean window in steps"},
-		setting{"init", "init", "reuse this warm-up checkpoint instead of making one"},
-		setting{"accept_missing_checksums", acceptMissingFlag, "continue a run whose checkpoint's checksums.json is gone, unverified (recorded in its resumes.json)"},
-		setting{"warmups", "warmups", "warm-ups to make (warm-up w with seed w): every method trains with every seed from each, so an interval covers the warm-up's variance too (0 or 1: one warm-up)"},
+func compareFlags(fs *cli.Flags, c *lab.CompareConfig) (trainConfig *string) {
+	fs.Bind(c, "",
+		cli.Setting{Key: "out", Flag: "out", Usage: "comparison folder (required)"},
+		cli.Setting{Key: "seeds", Flag: "seeds", Usage: "runs per method, with seeds 1..N"},
+		cli.Setting{Key: "threshold", Flag: "threshold", Usage: "training reward whose moving mean counts as reached"},
+		cli.Setting{Key: "window", Flag: "window", Usage: "moving-mean window in steps"},
+		cli.Setting{Key: "init", Flag: "init", Usage: "reuse this warm-up checkpoint instead of making one"},
+		cli.Setting{Key: "accept_missing_checksums", Flag: acceptMissingFlag, Usage: "continue a run whose checkpoint's checksums.json is gone, unverified (recorded in its resumes.json)"},
+		cli.Setting{Key: "warmups", Flag: "warmups", Usage: "warm-ups to make (warm-up w with seed w): every method trains with every seed from each, so an interval covers the warm-up's variance too (0 or 1: one warm-up)"},
 	)
 	fs.Func("task", "task for warm-up and training (default "+c.Train.Task+")", func(s string) error {
 		c.Train.Task, c.Warmup.Task = s, s
 		return nil
 	})
-	fs.key("task", "task")
-	fs.key("task", "warmup.task")
+	fs.Key("task", "task")
+	fs.Key("task", "warmup.task")
 	fs.Func("task-seed", "seed of the task's prompt generator and data (default 0)", func(s string) error {
 		var v uint64
 		_, err := fmt.Sscan(s, &v)
 		c.Train.TaskSeed, c.Warmup.TaskSeed = v, v
 		return err
 	})
-	fs.key("task-seed", "task_seed")
-	fs.key("task-seed", "warmup.task_seed")
+	fs.Key("task-seed", "task_seed")
+	fs.Key("task-seed", "warmup.task_seed")
 	fs.Func("difficulty", "the task's difficulty settings, key=value,… (each task's keys: see README)", func(s string) error {
 		c.Train.Difficulty, c.Warmup.Difficulty = s, s
 		return nil
 	})
-	fs.key("difficulty", "difficulty")
-	fs.key("difficulty", "warmup.difficulty")
+	fs.Key("difficulty", "difficulty")
+	fs.Key("difficulty", "warmup.difficulty")
 	fs.Func("methods", "comma-separated credit methods (default "+strings.Join(c.Methods, ",")+")", func(s string) error {
 		c.Methods = strings.Split(s, ",")
 		return nil
 	})
-	fs.key("methods", "methods")
+	fs.Key("methods", "methods")
 	fs.Func("baselines", "comma-separated methods every other one is measured against, in the table's order; the last is the final evaluation's reference (default "+strings.Join(c.Baselines, ",")+")", func(s string) error {
 		c.Baselines = strings.Split(s, ",")
 		return nil
 	})
-	fs.key("baselines", "baselines")
+	fs.Key("baselines", "baselines")
 	trainConfig = fs.String("train-config", "", "JSON or YAML file of training settings (as in a run's config.json) applied before these flags")
-	fs.bind(&c.Train, "", pick(trainSettings(), nil, "prm", "steps", "prompts_per_step", "group", "dynamic_sampling", "max_tokens", "lr",
+	fs.Bind(&c.Train, "", cli.Pick(trainSettings(), nil, "prm", "steps", "prompts_per_step", "group", "dynamic_sampling", "max_tokens", "lr",
 		"credit.beta", "credit.span_warmup_steps", "credit.replay_warmup_steps", "credit.scale_to", "eval_every", "eval_prompts",
 		"memory_budget", "micro_batch")...)
-	fs.bind(&c.Warmup, "warmup.", described("warm-up: ", pick(warmupSettings(),
+	fs.Bind(&c.Warmup, "warmup.", cli.Described("warm-up: ", cli.Pick(warmupSettings(),
 		map[string]string{"size": "warmup-size", "steps": "warmup-steps", "batch": "warmup-batch", "lr": "warmup-lr"},
 		"size", "steps", "batch", "lr", "demos", "demo.DefaultFlawRate", "demo.BlockRate"))...)
-	fs.bind(&c.Calibrate, "calibrate.", setting{"prompts", "calibrate-prompts", "training prompts (× --group responses) sampled after warm-up to measure where each reward starts (0: no calibration)"})
-	fs.deprecate(map[string]string{"beta": "place-beta"})
+	fs.Bind(&c.Calibrate, "calibrate.", cli.Setting{Key: "prompts", Flag: "calibrate-prompts", Usage: "training prompts (× --group responses) sampled after warm-up to measure where each reward starts (0: no calibration)"})
+	fs.Deprecate(map[string]string{"beta": "place-beta"})
 	return trainConfig
 }
 
 // compare runs a comparison, then prints its table and writes its report.
 // cmd and args are the command line, for what to run after an interruption.
-func compare(ctx context.Context, fs *flags, cmd string, args []string, c lab.CompareConfig, stdout, stderr io.Writer) error {
+func compare(ctx context.Context, fs *cli.Flags, cmd string, args []string, c lab.CompareConfig, stdout, stderr io.Writer) error {
 	if c.Out == "" {
-		return usageError{fmt.Errorf("--out is required")}
+		return usageError{Err: fmt.Errorf("--out is required")}
 	}
 	// An existing --out must be a comparison, which this one continues.
 	if entries, err := os.ReadDir(c.Out); err == nil && slices.ContainsFunc(entries, notLock) && !exists(filepath.Join(c.Out, "compare.json")) {
-		return usageError{fmt.Errorf("--out %s holds files but is not a comparison (no compare.json): choose another folder", c.Out)}
+		return usageError{Err: fmt.Errorf("--out %s holds files but is not a comparison (no compare.json): choose another folder", c.Out)}
 	}
 	if c.Train.PRM != "" {
 		inf, err := loadPRM(c.Train.PRM)
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		c.PRM = inf
 	}
@@ -150,7 +151,7 @@ func compare(ctx context.Context, fs *flags, cmd string, args []string, c lab.Co
 		if ctx.Err() != nil {
 			return compareInterrupted(c, cmd, args, err)
 		}
-		return fs.explain(err)
+		return explain(fs, err)
 	}
 	cmp, err := report.LoadCompare(c.Out)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/credo-rl/credo/cmd/credo/internal/cli"
 	"github.com/credo-rl/credo/internal/boundedread"
 	"github.com/credo-rl/credo/rl"
 )
@@ -30,15 +31,16 @@ func loadTrainConfig(path string, c *rl.Config, w io.Writer) error {
 		return rl.DecodeConfig(path, data, c) // its error says what is wrong
 	}
 	top := map[string]bool{} // the first part of every key: kept as it is
-	for _, k := range settingKeys(reflect.TypeOf(*c), "") {
+	for _, k := range cli.SettingKeys(reflect.TypeOf(*c), "") {
 		first, _, _ := strings.Cut(k, ".")
 		top[first] = true
 	}
 	fs := newFlags("train", "", io.Discard, io.Discard) // train's flags name the keys
 	scratch := rl.DefaultConfig()
 	trainFlags(fs, &scratch)
+	keys := fs.Keys()
 	byFlag := map[string]string{}
-	for key, flag := range fs.keys {
+	for key, flag := range keys {
 		byFlag[flag] = key
 	}
 	renamed := false
@@ -52,7 +54,7 @@ func loadTrainConfig(path string, c *rl.Config, w io.Writer) error {
 		}
 		delete(tree, k)
 		renamed = true
-		fmt.Fprintf(w, "config file %s: %q is --%s's name; read as the setting's key %q (config.json's)\n", path, k, fs.keys[key], key)
+		fmt.Fprintf(w, "config file %s: %q is --%s's name; read as the setting's key %q (config.json's)\n", path, k, keys[key], key)
 	}
 	if !renamed {
 		return rl.DecodeConfig(path, data, c)
@@ -97,9 +99,9 @@ func printConfigKeys(w io.Writer) {
 	ss := trainSettings()
 	width := 0
 	for _, s := range ss {
-		width = max(width, len(s.key))
+		width = max(width, len(s.Key))
 	}
 	for _, s := range ss {
-		fmt.Fprintf(w, "  %-*s  --%s\n  %*s    %s\n", width, s.key, s.flag, width, "", s.usage)
+		fmt.Fprintf(w, "  %-*s  --%s\n  %*s    %s\n", width, s.Key, s.Flag, width, "", s.Usage)
 	}
 }

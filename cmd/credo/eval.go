@@ -35,35 +35,35 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.DurationVar(&c.Timeout, "verify-timeout", c.Timeout, "time limit per verdict (a verifier past it scores 0 and counts as failed)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "sampling seed")
 	var judges []string
-	fs.Var(&listFlag{v: &judges}, "judge", "add an LLM judge reward: name=…,url=…,model=… (repeatable)")
-	if err := fs.parse(args); err != nil {
+	fs.ListVar(&judges, "judge", "add an LLM judge reward: name=…,url=…,model=… (repeatable)")
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *dir == "" {
-		return usageError{errors.New("--model is required")}
+		return usageError{Err: errors.New("--model is required")}
 	}
 	if c.Prompts < 1 || c.MaxTokens < 1 || c.Samples < 0 || c.Timeout <= 0 {
-		return usageError{errors.New("--prompts and --max-tokens must be at least 1, --samples at least 0, --verify-timeout positive")}
+		return usageError{Err: errors.New("--prompts and --max-tokens must be at least 1, --samples at least 0, --verify-timeout positive")}
 	}
 	folder, err := modelFolder(*dir)
 	if err != nil {
-		return usageError{fmt.Errorf("--model: %w", err)}
+		return usageError{Err: fmt.Errorf("--model: %w", err)}
 	}
 	tc := trainedOn{Task: *taskName, TaskSeed: *taskSeed, Difficulty: *difficulty}
-	if err := chooseTask(folder, &tc, fs.given, stderr); err != nil {
-		return usageError{fmt.Errorf("--model: %w", err)}
+	if err := chooseTask(folder, &tc, fs.Given, stderr); err != nil {
+		return usageError{Err: fmt.Errorf("--model: %w", err)}
 	}
 	t, err := rl.NewTask(tc.Task, tc.TaskSeed, tc.Difficulty)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	vs, err := rl.Rewards(ctx, t, judges)
 	if err != nil {
-		return fs.explain(err)
+		return explain(fs, err)
 	}
 	p, err := policy.Load(folder)
 	if err != nil {
-		return usageError{fmt.Errorf("--model: %w", err)}
+		return usageError{Err: fmt.Errorf("--model: %w", err)}
 	}
 	res, err := rollout.Evaluate(ctx, p, t, vs, c)
 	if err != nil {

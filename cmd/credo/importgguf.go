@@ -25,22 +25,22 @@ func runImportGGUF(ctx context.Context, args []string, stdout, stderr io.Writer)
 	out := fs.String("out", "", "the folder to write (required)")
 	dtype := fs.String("dtype", "float32", "storage dtype of the weights: float32 or bfloat16 (credo computes in float32 either way)")
 	replace := fs.Bool("replace", false, "overwrite --out if it already holds something (the old folder stays until the new one is complete)")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *in == "" || *out == "" {
-		return usageError{errors.New("--gguf and --out are required")}
+		return usageError{Err: errors.New("--gguf and --out are required")}
 	}
 	st, ok := map[string]string{"float32": "F32", "bfloat16": "BF16"}[*dtype]
 	if !ok {
-		return usageError{fmt.Errorf("--dtype %q: want float32 or bfloat16", *dtype)}
+		return usageError{Err: fmt.Errorf("--dtype %q: want float32 or bfloat16", *dtype)}
 	}
 	if err := checkOut(*out, "out", *replace); err != nil {
 		return err
 	}
 	f, closer, err := gguf.Open(*in)
 	if errors.Is(err, os.ErrNotExist) {
-		return usageError{fmt.Errorf("--gguf: %w", err)}
+		return usageError{Err: fmt.Errorf("--gguf: %w", err)}
 	}
 	if err != nil {
 		return err

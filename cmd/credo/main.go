@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/credo-rl/credo/cmd/credo/internal/cli"
+
 	_ "github.com/credo-rl/credo/reward/judge" // the judge verifier kind
 	_ "github.com/credo-rl/credo/task/arith"
 	_ "github.com/credo-rl/credo/task/ifeval"
@@ -114,7 +116,7 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, ie.msg)
 		return exitInterrupted
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "credo %s: %s\nRun 'credo %s --help' for its flags.\n", name, message(name, ue.error), name)
+		fmt.Fprintf(stderr, "credo %s: %s\nRun 'credo %s --help' for its flags.\n", name, message(name, ue.Err), name)
 		return exitUsage
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
 		fmt.Fprintf(stderr, "credo %s: interrupted\n", name)
@@ -163,8 +165,10 @@ func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "\nExit codes: 0 done, 1 failed, 2 bad usage (flags, settings, names), 130 interrupted.")
 }
 
-// usageError marks a bad invocation (exit code 2).
-type usageError struct{ error }
+// usageError marks a bad invocation (exit code 2). It is the flag layer's
+// cli.UsageError, so that credo's own usage errors and those of its flags
+// are one kind.
+type usageError = cli.UsageError
 
 // subcommandError names the subcommand an error comes from (prm train), so
 // that messages name it.

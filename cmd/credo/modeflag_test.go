@@ -22,7 +22,7 @@ func TestCreditModeFlags(t *testing.T) {
 	fs := newFlags("train", "", io.Discard, io.Discard)
 	trainFlags(fs, &c)
 	args := strings.Fields("--cap reward --js distance --step-reward centred --span-warmup 3")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.FlagSet.Parse(args); err != nil {
 		t.Fatal(err)
 	}
 	if err := applyBase(fs, args, path, false, &c); err != nil {

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/lab"
@@ -17,6 +19,36 @@ import (
 // notLock is true for a folder entry other than a lock file (a folder
 // holding only a lock holds nothing of the user's).
 func notLock(e fs.DirEntry) bool { return e.Name() != lock.File }
+
+// checkOut refuses to write into a folder that holds something unless
+// replace says to overwrite it; flag names the flag that chose it.
+func checkOut(dir, flag string, replace bool) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return usageError{Err: fmt.Errorf("--%s %s is a file, not a folder", flag, dir)}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(entries, notLock) || replace {
+		return nil
+	}
+	names := make([]string, 0, 3)
+	for _, e := range entries[:min(3, len(entries))] {
+		names = append(names, e.Name())
+	}
+	more := ""
+	if len(entries) > 3 {
+		more = ", …"
+	}
+	return usageError{Err: fmt.Errorf("--%s %s already holds %s%s: choose another folder, or pass --replace to overwrite it", flag, dir, strings.Join(names, ", "), more)}
+}
 
 // holdOut takes the lock of an --out folder that exists, so that no other
 // process writes it meanwhile (a nil lock when it does not exist: it is

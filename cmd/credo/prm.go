@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/credo-rl/credo/cmd/credo/internal/cli"
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/prm"
@@ -32,7 +33,7 @@ func runPRM(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	if len(args) == 0 {
-		return usageError{fmt.Errorf("missing subcommand (train or eval)")}
+		return usageError{Err: fmt.Errorf("missing subcommand (train or eval)")}
 	}
 	var err error
 	switch args[0] {
@@ -44,7 +45,7 @@ func runPRM(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		usage(stdout)
 		return flag.ErrHelp
 	default:
-		return usageError{fmt.Errorf("unknown subcommand %q (want train or eval)", args[0])}
+		return usageError{Err: fmt.Errorf("unknown subcommand %q (want train or eval)", args[0])}
 	}
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		return subcommandError{"prm " + args[0], err}
@@ -63,11 +64,11 @@ func runPRMTrain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	out := fs.String("out", "", "PRM folder to write (required)")
 	replace := fs.Bool("replace", false, "overwrite --out if it already holds something (the old folder stays until the new one is complete)")
 	prmTrainFlags(fs, &c)
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *out == "" {
-		return usageError{fmt.Errorf("--out is required")}
+		return usageError{Err: fmt.Errorf("--out is required")}
 	}
 	if err := checkOut(*out, "out", *replace); err != nil {
 		return err
@@ -103,15 +104,15 @@ func runPRMEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c := prm.DefaultTrain()
 	fs := newFlags("prm eval", synopsis, stdout, stderr)
 	dir, agreement, null := prmEvalFlags(fs, &c)
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *dir == "" {
-		return usageError{fmt.Errorf("--prm is required")}
+		return usageError{Err: fmt.Errorf("--prm is required")}
 	}
 	p, err := prm.Load(*dir)
 	if err != nil {
-		return usageError{fmt.Errorf("--prm: %w", err)}
+		return usageError{Err: fmt.Errorf("--prm: %w", err)}
 	}
 	// The PRM's training settings, or without them its task, under the flags.
 	base, ok, err := prm.LoadTrainConfig(*dir)
@@ -124,12 +125,12 @@ func runPRMEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c = base
 	again := newFlags("prm eval", "", io.Discard, io.Discard) // notices were printed by the first parse
 	prmEvalFlags(again, &c)
-	if err := again.parse(args); err != nil {
+	if err := again.Parse(args); err != nil {
 		return err
 	}
 	t, err := task.New(c.Task, task.Config{Seed: c.TaskSeed})
 	if err != nil {
-		return usageError{fmt.Errorf("--task: %w", err)}
+		return usageError{Err: fmt.Errorf("--task: %w", err)}
 	}
 	if cl, ok := t.(io.Closer); ok {
 		defer cl.Close()
@@ -138,7 +139,7 @@ func runPRMEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if c.Policy.Dir != "" {
 		pp, err := policy.Load(c.Policy.Dir)
 		if err != nil {
-			return usageError{fmt.Errorf("--policy: %w", err)}
+			return usageError{Err: fmt.Errorf("--policy: %w", err)}
 		}
 		pol = pp
 	}
@@ -164,27 +165,27 @@ func runPRMEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // prmTrainFlags binds every PRM training setting to its flag
 // (prmTrainSettings).
-func prmTrainFlags(fs *flags, c *prm.TrainConfig) {
-	fs.bind(c, "", prmTrainSettings()...)
-	fs.deprecate(adamAliases)
+func prmTrainFlags(fs *cli.Flags, c *prm.TrainConfig) {
+	fs.Bind(c, "", prmTrainSettings()...)
+	fs.Deprecate(adamAliases)
 }
 
 // prmEvalFlags binds the settings of the held-out set (prmTrainSettings'
 // own rows) and eval's own flags.
-func prmEvalFlags(fs *flags, c *prm.TrainConfig) (dir *string, agreement *int, null *string) {
+func prmEvalFlags(fs *cli.Flags, c *prm.TrainConfig) (dir *string, agreement *int, null *string) {
 	dir = fs.String("prm", "", "PRM folder (required)")
 	agreement = fs.Int("agreement", 16, "responses on which gradient influence is checked against exact attribution (0 skips)")
 	null = fs.String("null", string(credit.NullPad), "null embedding of the influence: pad, mean, zero or eos")
-	fs.bind(c, "",
-		setting{"task", "task", "task of the held-out prompts"},
-		setting{"task_seed", "task-seed", "seed of the task's prompt generator"},
-		setting{"held_out", "held-out", "test prompts whose corrupted solutions are scored"},
-		setting{"seed", "seed", "seed of the corruptions and policy samples"},
-		setting{"policy.dir", "policy", "policy folder whose samples of test prompts are also scored (empty: none)"},
-		setting{"policy.held_out", "policy-held-out", "test prompts the policy answers"},
+	fs.Bind(c, "",
+		cli.Setting{Key: "task", Flag: "task", Usage: "task of the held-out prompts"},
+		cli.Setting{Key: "task_seed", Flag: "task-seed", Usage: "seed of the task's prompt generator"},
+		cli.Setting{Key: "held_out", Flag: "held-out", Usage: "test prompts whose corrupted solutions are scored"},
+		cli.Setting{Key: "seed", Flag: "seed", Usage: "seed of the corruptions and policy samples"},
+		cli.Setting{Key: "policy.dir", Flag: "policy", Usage: "policy folder whose samples of test prompts are also scored (empty: none)"},
+		cli.Setting{Key: "policy.held_out", Flag: "policy-held-out", Usage: "test prompts the policy answers"},
 	)
-	fs.bind(c, "", pick(prmTrainSettings(), nil, "policy.group", "policy.sample.temperature", "policy.sample.top_p", "policy.sample.max_tokens")...)
-	fs.deprecate(map[string]string{"policy-prompts": "policy-held-out"}) // eval's former name for the policy's held-out prompts
+	fs.Bind(c, "", cli.Pick(prmTrainSettings(), nil, "policy.group", "policy.sample.temperature", "policy.sample.top_p", "policy.sample.max_tokens")...)
+	fs.Deprecate(map[string]string{"policy-prompts": "policy-held-out"}) // eval's former name for the policy's held-out prompts
 	return dir, agreement, null
 }
 
@@ -213,7 +214,7 @@ func checkPRMTrain(c prm.TrainConfig) error {
 		cl.Close()
 	}
 	if len(bad) > 0 {
-		return usageError{errors.New(strings.Join(bad, "\n"))}
+		return usageError{Err: errors.New(strings.Join(bad, "\n"))}
 	}
 	return nil
 }

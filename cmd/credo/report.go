@@ -18,24 +18,24 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		"of logged rollouts. The page goes to DIR/report.html unless --out says otherwise;\n" +
 		"the written path is printed."
 	fs := newFlags("report", synopsis, stdout, stderr)
-	fs.usage = "Usage: credo report [flags] DIR"
+	fs.UsageLine = "Usage: credo report [flags] DIR"
 	out := fs.String("out", "", "write the page to this file instead of DIR/report.html")
 	threshold := new(float64)
-	fs.floatVar(threshold, "threshold", "", "training reward the moving mean must reach (0: compare.json's, else 0.8)")
+	fs.FloatVar(threshold, "threshold", "", "training reward the moving mean must reach (0: compare.json's, else 0.8)")
 	window := fs.Int("window", 0, "moving-mean window in steps (0: compare.json's, else 5)")
-	dirs, err := parsePositional(fs, args)
+	dirs, err := fs.ParsePositional(args)
 	if err != nil {
 		return err
 	}
 	if len(dirs) != 1 {
-		return usageError{fmt.Errorf("want exactly one run or compare directory, got %d arguments %q", len(dirs), dirs)}
+		return usageError{Err: fmt.Errorf("want exactly one run or compare directory, got %d arguments %q", len(dirs), dirs)}
 	}
 	if *threshold < 0 || *window < 0 {
-		return usageError{fmt.Errorf("--threshold and --window must not be negative")}
+		return usageError{Err: fmt.Errorf("--threshold and --window must not be negative")}
 	}
 	c, err := report.Load(dirs[0])
 	if err != nil && !exists(filepath.Join(dirs[0], "compare.json")) && !exists(filepath.Join(dirs[0], "config.json")) {
-		return usageError{err} // a folder named by mistake: bad usage, exit 2
+		return usageError{Err: err} // a folder named by mistake: bad usage, exit 2
 	}
 	if err != nil {
 		return err
@@ -58,24 +58,4 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintln(stdout, path)
 	return nil
-}
-
-// parsePositional parses flags placed before, between or after the
-// positional arguments (flag stops at the first non-flag) and returns the
-// positional ones; everything after "--" is positional.
-func parsePositional(fs *flags, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, fs.parseError(err)
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos, args = append(pos, rest[0]), rest[1:]
-	}
 }

@@ -16,29 +16,29 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dir := fs.String("model", "", "checkpoint folder (config.json, model.safetensors, tokenizer) (required)")
 	prompt := fs.String("prompt", "", "the prompt text (required)")
 	n := fs.Int("n", 1, "responses to sample")
-	fs.floatVar(&c.Temperature, "temperature", "", "sampling temperature (0 is greedy)")
-	fs.floatVar(&c.TopP, "top-p", "", "nucleus sampling: keep the most likely tokens up to this mass")
+	fs.FloatVar(&c.Temperature, "temperature", "", "sampling temperature (0 is greedy)")
+	fs.FloatVar(&c.TopP, "top-p", "", "nucleus sampling: keep the most likely tokens up to this mass")
 	fs.IntVar(&c.MaxTokens, "max-tokens", c.MaxTokens, "new tokens per response")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "sampling seed")
 	stop := fs.String("stop", "", "stop sequences, separated by |")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *dir == "" || *prompt == "" {
-		return usageError{fmt.Errorf("--model and --prompt are required")}
+		return usageError{Err: fmt.Errorf("--model and --prompt are required")}
 	}
 	if *n < 1 {
-		return usageError{fmt.Errorf("--n must be at least 1")}
+		return usageError{Err: fmt.Errorf("--n must be at least 1")}
 	}
 	if c.Temperature < 0 || !(c.TopP > 0 && c.TopP <= 1) || c.MaxTokens < 1 {
-		return usageError{fmt.Errorf("--temperature must be ≥ 0, --top-p in (0, 1] and --max-tokens at least 1")}
+		return usageError{Err: fmt.Errorf("--temperature must be ≥ 0, --top-p in (0, 1] and --max-tokens at least 1")}
 	}
 	if *stop != "" {
 		c.Stop = strings.Split(*stop, "|")
 	}
 	p, err := policy.Load(*dir)
 	if err != nil {
-		return usageError{fmt.Errorf("--model: %w", err)}
+		return usageError{Err: fmt.Errorf("--model: %w", err)}
 	}
 	res, err := p.Generate(ctx, []string{*prompt}, *n, c)
 	if err != nil {

@@ -38,17 +38,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	quiet := fs.Bool("quiet", false, "do not log each request to stderr")
 	readTimeout := fs.Duration("read-timeout", serve.DefaultReadTimeout, "most time a client may take to send a request, body included")
 	idleTimeout := fs.Duration("idle-timeout", serve.DefaultIdleTimeout, "most time a kept-alive connection may wait for its next request")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *dir == "" {
-		return usageError{errors.New("--model is required")}
+		return usageError{Err: errors.New("--model is required")}
 	}
 	if *maxTokens < 1 || *maxN < 1 || *queue < 0 {
-		return usageError{errors.New("--max-tokens and --max-n must be at least 1, --queue at least 0")}
+		return usageError{Err: errors.New("--max-tokens and --max-n must be at least 1, --queue at least 0")}
 	}
 	if *readTimeout <= 0 || *idleTimeout <= 0 {
-		return usageError{errors.New("--read-timeout and --idle-timeout must be positive")}
+		return usageError{Err: errors.New("--read-timeout and --idle-timeout must be positive")}
 	}
 	o := serve.Options{Name: *name, MaxTokens: *maxTokens, MaxN: *maxN, MaxQueue: *queue, StrictSchema: *strict, Seed: *seed}
 	if *queue == 0 {
@@ -56,7 +56,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *keyEnv != "" {
 		if o.APIKey = strings.TrimSpace(os.Getenv(*keyEnv)); o.APIKey == "" {
-			return usageError{fmt.Errorf("--api-key-env %s: the variable is empty or unset", *keyEnv)}
+			return usageError{Err: fmt.Errorf("--api-key-env %s: the variable is empty or unset", *keyEnv)}
 		}
 	}
 	if !*quiet {
@@ -64,10 +64,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	p, err := policy.Load(*dir)
 	if err != nil {
-		return usageError{fmt.Errorf("--model: %w", err)}
+		return usageError{Err: fmt.Errorf("--model: %w", err)}
 	}
 	if _, err := net.ResolveTCPAddr("tcp", *addr); err != nil {
-		return usageError{fmt.Errorf("--addr: %w", err)} // malformed; a busy port is a failure (exit 1)
+		return usageError{Err: fmt.Errorf("--addr: %w", err)} // malformed; a busy port is a failure (exit 1)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -37,19 +37,19 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	readTimeout := fs.Duration("read-timeout", 2*time.Minute, "longest time to read one request (its headers: 10s)")
 	idleTimeout := fs.Duration("idle-timeout", 2*time.Minute, "how long a kept-alive connection may wait for its next request")
 	var judges []string
-	fs.Var(&listFlag{v: &judges}, "judge", "add an LLM judge reward to every format: name=…,url=…,model=…[,rubric=FILE,weight=…,key_env=VAR] as train takes it (repeatable)")
+	fs.ListVar(&judges, "judge", "add an LLM judge reward to every format: name=…,url=…,model=…[,rubric=FILE,weight=…,key_env=VAR] as train takes it (repeatable)")
 	prmDir := fs.String("prm", "", "process reward model folder (credo prm train) for p2t requests that send no influence")
 	sqlDir := fs.String("sql-dir", "", "folder of SQLite databases that sql records name by db_id (<id>.sqlite, .sqlite3, .db, or <id>/<id>.sqlite)")
 	quiet := fs.Bool("quiet", false, "do not log each request to stderr")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	bodyLimit, err := parseBytes(*maxBody)
 	if err != nil {
-		return usageError{fmt.Errorf("--max-body: %w", err)}
+		return usageError{Err: fmt.Errorf("--max-body: %w", err)}
 	}
 	if *conc < 1 || *workers < 1 || *deadline <= 0 || *vtimeout <= 0 || *readTimeout <= 0 || *idleTimeout <= 0 {
-		return usageError{errors.New("--concurrency and --verify-workers must be at least 1, the durations positive")}
+		return usageError{Err: errors.New("--concurrency and --verify-workers must be at least 1, the durations positive")}
 	}
 	o := service.Options{MaxBody: bodyLimit, Deadline: *deadline, Concurrency: *conc, VerifyWorkers: *workers, VerifyTimeout: *vtimeout}
 	if !*quiet {
@@ -57,7 +57,7 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *keyEnv != "" {
 		if o.APIKey = strings.TrimSpace(os.Getenv(*keyEnv)); o.APIKey == "" {
-			return usageError{fmt.Errorf("--api-key-env %s: the variable is empty or unset", *keyEnv)}
+			return usageError{Err: fmt.Errorf("--api-key-env %s: the variable is empty or unset", *keyEnv)}
 		}
 	}
 	closers, err := serviceInputs(ctx, &o, judges, *prmDir, *sqlDir)
@@ -71,11 +71,11 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	srv, err := service.New(o)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	defer srv.Close()
 	if _, err := net.ResolveTCPAddr("tcp", *addr); err != nil {
-		return usageError{fmt.Errorf("--addr: %w", err)} // malformed; a busy port is a failure (exit 1)
+		return usageError{Err: fmt.Errorf("--addr: %w", err)} // malformed; a busy port is a failure (exit 1)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -94,7 +94,7 @@ func serviceInputs(ctx context.Context, o *service.Options, judges []string, prm
 	for _, spec := range judges {
 		v, err := reward.New("judge", spec)
 		if err != nil {
-			return closers, usageError{fmt.Errorf("--judge %q: %w", spec, err)}
+			return closers, usageError{Err: fmt.Errorf("--judge %q: %w", spec, err)}
 		}
 		o.Judges = append(o.Judges, v)
 	}
@@ -104,14 +104,14 @@ func serviceInputs(ctx context.Context, o *service.Options, judges []string, prm
 	if prmDir != "" {
 		p, err := loadPRM(prmDir)
 		if err != nil {
-			return closers, usageError{err}
+			return closers, usageError{Err: err}
 		}
 		o.PRM = p
 	}
 	if sqlDir != "" {
 		f, err := sql.OpenFolder(sqlDir, sql.Options{Conns: 4})
 		if err != nil {
-			return closers, usageError{fmt.Errorf("--sql-dir: %w", err)}
+			return closers, usageError{Err: fmt.Errorf("--sql-dir: %w", err)}
 		}
 		closers = append(closers, f)
 		o.Records = append(o.Records, task.RecordReader(f))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/credo-rl/credo/lab"
 
+	"github.com/credo-rl/credo/cmd/credo/internal/cli"
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/prm"
 	"github.com/credo-rl/credo/rl"
@@ -23,50 +24,50 @@ import (
 func commandSettings() []struct {
 	cmd   string
 	typ   reflect.Type
-	flags func(*flags)
-	none  noFlag
+	flags func(*cli.Flags)
+	none  cli.NoFlag
 } {
 	return []struct {
 		cmd   string
 		typ   reflect.Type
-		flags func(*flags)
-		none  noFlag
+		flags func(*cli.Flags)
+		none  cli.NoFlag
 	}{
-		{"train", reflect.TypeFor[rl.Config](), func(fs *flags) { c := rl.DefaultConfig(); trainCommand(fs, &c) }, trainNoFlag},
-		{"sft", reflect.TypeFor[lab.WarmupConfig](), func(fs *flags) { c := lab.DefaultWarmup(); warmupFlags(fs, &c) }, warmupNoFlag},
-		{"compare", reflect.TypeFor[lab.CompareConfig](), func(fs *flags) { c := defaultCompare(); compareFlags(fs, &c) }, compareNoFlag},
-		{"prm train", reflect.TypeFor[prm.TrainConfig](), func(fs *flags) { c := prm.DefaultTrain(); prmTrainFlags(fs, &c) }, prmTrainNoFlag},
+		{"train", reflect.TypeFor[rl.Config](), func(fs *cli.Flags) { c := rl.DefaultConfig(); trainCommand(fs, &c) }, trainNoFlag},
+		{"sft", reflect.TypeFor[lab.WarmupConfig](), func(fs *cli.Flags) { c := lab.DefaultWarmup(); warmupFlags(fs, &c) }, warmupNoFlag},
+		{"compare", reflect.TypeFor[lab.CompareConfig](), func(fs *cli.Flags) { c := defaultCompare(); compareFlags(fs, &c) }, compareNoFlag},
+		{"prm train", reflect.TypeFor[prm.TrainConfig](), func(fs *cli.Flags) { c := prm.DefaultTrain(); prmTrainFlags(fs, &c) }, prmTrainNoFlag},
 	}
 }
 
 // TestEverySettingHasAFlag walks rl.Config, lab.WarmupConfig,
 // lab.CompareConfig and prm.TrainConfig: a setting added to one of them
-// without a flag, or without a noFlag entry saying why, fails here, and
-// so does a noFlag entry or a recorded key that names no setting.
+// without a flag, or without a NoFlag entry saying why, fails here, and
+// so does a NoFlag entry or a recorded key that names no setting.
 func TestEverySettingHasAFlag(t *testing.T) {
 	for _, tc := range commandSettings() {
 		fs := newFlags(tc.cmd, "", io.Discard, io.Discard)
 		tc.flags(fs)
-		keys := settingKeys(tc.typ, "")
+		keys, flagOf := cli.SettingKeys(tc.typ, ""), fs.Keys()
 		if len(keys) < 10 {
 			t.Fatalf("%s: only %d settings found in %s: %v", tc.cmd, len(keys), tc.typ, keys)
 		}
 		for _, k := range keys {
-			flagName, hasFlag := fs.keys[k]
-			why, exempt := tc.none.covers(k)
+			flagName, hasFlag := flagOf[k]
+			why, exempt := tc.none.Covers(k)
 			switch {
 			case !hasFlag && !exempt:
-				t.Errorf("%s: setting %s (%s) has no flag and no noFlag entry saying why", tc.cmd, k, tc.typ)
+				t.Errorf("%s: setting %s (%s) has no flag and no NoFlag entry saying why", tc.cmd, k, tc.typ)
 			case hasFlag && exempt && tc.none[k] != "":
-				t.Errorf("%s: setting %s has the flag --%s and a noFlag entry (%s)", tc.cmd, k, flagName, why)
+				t.Errorf("%s: setting %s has the flag --%s and a NoFlag entry (%s)", tc.cmd, k, flagName, why)
 			}
 		}
 		for k := range tc.none {
 			if !slices.ContainsFunc(keys, func(s string) bool { return s == k || strings.HasPrefix(s, k+".") }) {
-				t.Errorf("%s: noFlag entry %q names no setting of %s", tc.cmd, k, tc.typ)
+				t.Errorf("%s: NoFlag entry %q names no setting of %s", tc.cmd, k, tc.typ)
 			}
 		}
-		for k, name := range fs.keys {
+		for k, name := range flagOf {
 			// compare's training flags record rl.Config's keys, as rl reports them
 			if !slices.Contains(keys, k) && !(tc.cmd == "compare" && slices.Contains(keys, "train."+k)) {
 				t.Errorf("%s: --%s records the key %q, which names no setting of %s", tc.cmd, name, k, tc.typ)
@@ -82,13 +83,13 @@ func TestSettingFlags(t *testing.T) {
 	fs := newFlags("train", "", io.Discard, io.Discard)
 	trainFlags(fs, &c)
 	for _, s := range trainSettings() {
-		if s.usage == "" || fs.Lookup(s.flag) == nil {
-			t.Errorf("setting %s: flag --%s missing or without help", s.key, s.flag)
+		if s.Usage == "" || fs.Lookup(s.Flag) == nil {
+			t.Errorf("setting %s: flag --%s missing or without help", s.Key, s.Flag)
 		}
 	}
 	args := strings.Fields("--norm-temperature 0.5 --saw-offset format=0.25 --saw-offset call=-1 --adam-eps 1e-6 --place-beta 0.3 " +
 		"--adam-beta1 0.8 --adam-beta2 0.9 --kl-coef 0.01 --std-eps 1e-3 --scale none --null mean --verify-timeout 7s --shuffle")
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
 	want := rl.DefaultConfig()
@@ -99,7 +100,7 @@ func TestSettingFlags(t *testing.T) {
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("flags gave\n%+v\nwant\n%+v", c, want)
 	}
-	if err := fs.parse([]string{"--adam-eps", "NaN"}); err == nil {
+	if err := fs.Parse([]string{"--adam-eps", "NaN"}); err == nil {
 		t.Error("--adam-eps NaN accepted")
 	}
 }
@@ -111,11 +112,11 @@ func TestDeprecatedNames(t *testing.T) {
 		notices int
 		ok      bool
 	}
-	run := func(cmd string, bind func(*flags) func() bool, args ...string) result {
+	run := func(cmd string, bind func(*cli.Flags) func() bool, args ...string) result {
 		var errw bytes.Buffer
 		fs := newFlags(cmd, "", io.Discard, &errw)
 		check := bind(fs)
-		if err := fs.parse(args); err != nil {
+		if err := fs.Parse(args); err != nil {
 			t.Fatalf("%s %q: %v", cmd, args, err)
 		}
 		for _, line := range strings.Split(strings.TrimSpace(errw.String()), "\n") {
@@ -125,7 +126,7 @@ func TestDeprecatedNames(t *testing.T) {
 		}
 		return result{strings.Count(errw.String(), "\n"), check()}
 	}
-	train := func(fs *flags) func() bool {
+	train := func(fs *cli.Flags) func() bool {
 		c := rl.DefaultConfig()
 		trainFlags(fs, &c)
 		return func() bool {
@@ -138,7 +139,7 @@ func TestDeprecatedNames(t *testing.T) {
 	if r := run("train", train, "--place-beta", "0.3", "--adam-beta1", "0.8", "--adam-beta2", "0.9", "--kl-coef", "0.01", "--std-eps", "0.001"); r.notices != 0 || !r.ok {
 		t.Errorf("train's names: %d notices, settings set %v", r.notices, r.ok)
 	}
-	compare := func(fs *flags) func() bool {
+	compare := func(fs *cli.Flags) func() bool {
 		c := defaultCompare()
 		compareFlags(fs, &c)
 		return func() bool { return c.Train.Credit.Beta == 0.2 }
@@ -146,7 +147,7 @@ func TestDeprecatedNames(t *testing.T) {
 	if r := run("compare", compare, "--beta", "0.2"); r.notices != 1 || !r.ok {
 		t.Errorf("compare --beta: %d notices, set %v", r.notices, r.ok)
 	}
-	sft := func(fs *flags) func() bool {
+	sft := func(fs *cli.Flags) func() bool {
 		c := lab.DefaultWarmup()
 		warmupFlags(fs, &c)
 		return func() bool { return c.Optimizer.Beta1 == 0.5 }
@@ -154,7 +155,7 @@ func TestDeprecatedNames(t *testing.T) {
 	if r := run("sft", sft, "--beta1", "0.5"); r.notices != 1 || !r.ok {
 		t.Errorf("sft --beta1: %d notices, set %v", r.notices, r.ok)
 	}
-	eval := func(fs *flags) func() bool {
+	eval := func(fs *cli.Flags) func() bool {
 		c := prm.DefaultTrain()
 		prmEvalFlags(fs, &c)
 		return func() bool { return c.Policy.HeldOut == 5 }
@@ -165,7 +166,7 @@ func TestDeprecatedNames(t *testing.T) {
 	var out bytes.Buffer
 	fs := newFlags("train", "", &out, io.Discard)
 	train(fs)
-	fs.help(&out)
+	fs.Help(&out)
 	help := out.String()
 	if !strings.Contains(help, "Deprecated names, still accepted: --beta (now --place-beta), --beta1 (now --adam-beta1)") ||
 		strings.Contains(help, "  --beta float") || !strings.Contains(help, "  --place-beta float") {
@@ -187,7 +188,7 @@ func TestConfigFileUnderFlags(t *testing.T) {
 	c := rl.DefaultConfig()
 	fs := newFlags("train", "", io.Discard, io.Discard)
 	configFile, resume := trainCommand(fs, &c)
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
 	if err := applyBase(fs, args, *configFile, *resume, &c); err != nil {

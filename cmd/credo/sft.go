@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/credo-rl/credo/cmd/credo/internal/cli"
 	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/settings"
 	"github.com/credo-rl/credo/lab"
@@ -29,18 +30,18 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	resume := fs.Bool("resume", false, "continue the warm-up from --out/"+sftCheckpointDir+" (made by the same command, same settings)")
 	every := fs.Int("checkpoint-every", 200, "steps between warm-up checkpoints (0: only on Ctrl-C)")
 	warmupFlags(fs, &c)
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *out == "" {
-		return usageError{errors.New("--out is required")}
+		return usageError{Err: errors.New("--out is required")}
 	}
 	ckpt := filepath.Join(*out, sftCheckpointDir)
 	if err := sftOut(*out, ckpt, *replace, *resume, *every); err != nil {
 		return err
 	}
 	if err := c.Validate(); err != nil {
-		return fs.explain(&settings.Error{Err: err})
+		return explain(fs, &settings.Error{Err: err})
 	}
 	lk, err := holdOut(*out)
 	if err != nil {
@@ -60,7 +61,7 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if ctx.Err() != nil {
 			return sftInterrupted(*out, ckpt, args)
 		}
-		return fs.explain(err)
+		return explain(fs, err)
 	}
 	if err := saveWarmup(*out, p, lab.WarmupRecord{Config: c, Report: rep}); err != nil {
 		return err
@@ -103,15 +104,15 @@ const sftCheckpointDir = "warmup-checkpoint"
 func sftOut(out, ckpt string, replace, resume bool, every int) error {
 	switch {
 	case every < 0:
-		return usageError{errors.New("--checkpoint-every must not be negative")}
+		return usageError{Err: errors.New("--checkpoint-every must not be negative")}
 	case resume && replace:
-		return usageError{errors.New("--resume continues a warm-up and --replace starts one over: pass one")}
+		return usageError{Err: errors.New("--resume continues a warm-up and --replace starts one over: pass one")}
 	case resume && !exists(ckpt):
-		return usageError{fmt.Errorf("--resume: %s holds no warm-up checkpoint (%s) to continue", out, sftCheckpointDir)}
+		return usageError{Err: fmt.Errorf("--resume: %s holds no warm-up checkpoint (%s) to continue", out, sftCheckpointDir)}
 	case resume:
 		return nil
 	case !replace && exists(ckpt):
-		return usageError{fmt.Errorf("--out %s holds an unfinished warm-up (%s): continue it with --resume, or pass --replace to start over", out, sftCheckpointDir)}
+		return usageError{Err: fmt.Errorf("--out %s holds an unfinished warm-up (%s): continue it with --resume, or pass --replace to start over", out, sftCheckpointDir)}
 	}
 	return checkOut(out, "out", replace)
 }
@@ -129,9 +130,9 @@ func sftInterrupted(out, ckpt string, args []string) error {
 
 // warmupFlags binds every warm-up setting to its flag (warmupSettings)
 // and its warmup.json key, defaults shown in --help.
-func warmupFlags(fs *flags, c *lab.WarmupConfig) {
-	fs.bind(c, "", warmupSettings()...)
-	fs.deprecate(adamAliases)
+func warmupFlags(fs *cli.Flags, c *lab.WarmupConfig) {
+	fs.Bind(c, "", warmupSettings()...)
+	fs.Deprecate(adamAliases)
 }
 
 // exists reports whether path exists.

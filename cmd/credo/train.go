@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/credo-rl/credo/cmd/credo/internal/cli"
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/prm"
 	"github.com/credo-rl/credo/rl"
@@ -22,22 +23,22 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"--resume continues the run in --out with the settings it was started with; only these\n"+
 		"may change, and resumes.json records the change:\n  "+strings.Join(resumeFlags(), ", ")+".", stdout, stderr)
 	configFile, resume := trainCommand(fs, &c)
-	if err := fs.parse(args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := applyBase(fs, args, *configFile, *resume, &c); err != nil {
-		return fs.explain(err)
+		return explain(fs, err)
 	}
 	if !*resume {
 		if err := initTask(fs, *configFile, &c, stderr); err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 	}
 	var opts []rl.Option
 	if c.PRM != "" {
 		inf, err := loadPRM(c.PRM)
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		opts = append(opts, rl.WithPRM(inf))
 	}
@@ -46,7 +47,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	tr, err := rl.New(ctx, c, *resume, stderr, opts...)
 	if err != nil {
-		return fs.explain(err)
+		return explain(fs, err)
 	}
 	defer tr.Close()
 	if tr.Done() {
@@ -85,7 +86,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // checkpoint) and, when neither --task nor a --config file chose the task,
 // trains on the task --init was trained on (chooseTask), so `train --init
 // runs/demo/warmup` does not silently train a slots policy on toolcall.
-func initTask(fs *flags, configFile string, c *rl.Config, w io.Writer) error {
+func initTask(fs *cli.Flags, configFile string, c *rl.Config, w io.Writer) error {
 	if c.Init == "" {
 		return nil
 	}
@@ -95,7 +96,7 @@ func initTask(fs *flags, configFile string, c *rl.Config, w io.Writer) error {
 	}
 	c.Init = dir
 	tc := trainedOn{Task: c.Task, TaskSeed: c.TaskSeed, Difficulty: c.Difficulty}
-	given := fs.given
+	given := fs.Given
 	if configFile != "" { // the file's task stands as if given on the command line
 		given = func(string) bool { return true }
 	}
@@ -110,7 +111,7 @@ func initTask(fs *flags, configFile string, c *rl.Config, w io.Writer) error {
 const acceptMissingFlag = "accept-missing-checksums"
 
 // acceptMissing reports whether --accept-missing-checksums was given.
-func acceptMissing(fs *flags) bool {
+func acceptMissing(fs *cli.Flags) bool {
 	f := fs.Lookup(acceptMissingFlag)
 	return f != nil && f.Value.String() == "true"
 }
@@ -122,7 +123,7 @@ func resumeFlags() []string {
 	trainFlags(fs, &c)
 	var out []string
 	for _, k := range rl.ResumeMayChange() {
-		out = append(out, fs.name(k))
+		out = append(out, fs.FlagFor(k))
 	}
 	return append(out, "and in a --judge spec: "+strings.Join(rl.JudgeMayChange(), "=, ")+"=")
 }
@@ -139,7 +140,7 @@ func loadPRM(dir string) (credit.Influencer, error) {
 
 // trainCommand defines train's flags over c: every setting's, --config,
 // --resume and --accept-missing-checksums (read with acceptMissing).
-func trainCommand(fs *flags, c *rl.Config) (configFile *string, resume *bool) {
+func trainCommand(fs *cli.Flags, c *rl.Config) (configFile *string, resume *bool) {
 	configFile = fs.String("config", "", "JSON or YAML file with any of the settings below (keys as in config.json, - for standard input)")
 	resume = fs.Bool("resume", false, "continue the run in --out from its latest checkpoint, with its saved settings")
 	fs.Bool(acceptMissingFlag, false, "with --resume: continue from a checkpoint whose checksums.json is gone, unverified (recorded in resumes.json)")
@@ -149,30 +150,30 @@ func trainCommand(fs *flags, c *rl.Config) (configFile *string, resume *bool) {
 
 // trainFlags binds every training setting to its flag (trainSettings),
 // and keeps the former names working.
-func trainFlags(fs *flags, c *rl.Config) {
-	fs.bind(c, "", trainSettings()...)
-	fs.deprecate(trainAliases)
+func trainFlags(fs *cli.Flags, c *rl.Config) {
+	fs.Bind(c, "", trainSettings()...)
+	fs.Deprecate(trainAliases)
 	trainGroups(fs)
 }
 
 // trainGroups sorts train's ~70 flags into sections for --help (issue 27:
 // one unordered list). A flag in none of them is listed under "Other".
-func trainGroups(fs *flags) {
-	names := func(ss []setting) []string {
+func trainGroups(fs *cli.Flags) {
+	names := func(ss []cli.Setting) []string {
 		out := make([]string, len(ss))
 		for i, s := range ss {
-			out[i] = s.flag
+			out[i] = s.Flag
 		}
 		return out
 	}
-	fs.group("What to train", "init", "out", "task", "task-seed", "difficulty", "method", "prm", "judge", "reward-weight",
+	fs.Group("What to train", "init", "out", "task", "task-seed", "difficulty", "method", "prm", "judge", "reward-weight",
 		"config", "resume", acceptMissingFlag)
-	fs.group("Sampling", "steps", "prompts", "group", "dynamic-sampling", "max-tokens", "temperature", "top-p", "seed")
-	fs.group("Update", append([]string{"lr", "lr-warmup", "lr-min-ratio", "clip-low", "clip-high", "kl-coef", "loss-agg", "updates"},
+	fs.Group("Sampling", "steps", "prompts", "group", "dynamic-sampling", "max-tokens", "temperature", "top-p", "seed")
+	fs.Group("Update", append([]string{"lr", "lr-warmup", "lr-min-ratio", "clip-low", "clip-high", "kl-coef", "loss-agg", "updates"},
 		append(names(adamSettings()), names(memorySettings())...)...)...)
-	fs.group("Credit (docs/ALGORITHMS.md has every formula)", names(creditSettings())...)
-	fs.group("Verifiers", "verify-workers", "verify-timeout", "max-verify-errors")
-	fs.group("Evaluation, logs and checkpoints", "eval-every", "eval-prompts", "eval-samples", "checkpoint-every",
+	fs.Group("Credit (docs/ALGORITHMS.md has every formula)", names(creditSettings())...)
+	fs.Group("Verifiers", "verify-workers", "verify-timeout", "max-verify-errors")
+	fs.Group("Evaluation, logs and checkpoints", "eval-every", "eval-prompts", "eval-samples", "checkpoint-every",
 		"keep-checkpoints", "samples-per-step", "block-every")
 }
 
@@ -181,7 +182,7 @@ func trainGroups(fs *flags) {
 // saved settings; a --config file sits between the two. The flags are
 // parsed again over the base, so each keeps its meaning (a list flag
 // replaces the base's list, --reward-weight adds to its weights).
-func applyBase(fs *flags, args []string, path string, resume bool, c *rl.Config) error {
+func applyBase(fs *cli.Flags, args []string, path string, resume bool, c *rl.Config) error {
 	if path == "" && !resume {
 		return nil
 	}
@@ -191,12 +192,12 @@ func applyBase(fs *flags, args []string, path string, resume bool, c *rl.Config)
 		if out == "" && path != "" { // --out from the config file
 			file := rl.DefaultConfig()
 			if err := loadTrainConfig(path, &file, io.Discard); err != nil {
-				return usageError{fmt.Errorf("--config: %w", err)}
+				return usageError{Err: fmt.Errorf("--config: %w", err)}
 			}
 			out = file.Out
 		}
 		if out == "" {
-			return usageError{errors.New("--resume needs --out, the run directory to continue")}
+			return usageError{Err: errors.New("--resume needs --out, the run directory to continue")}
 		}
 		saved, err := rl.LoadRunConfig(out)
 		if err != nil {
@@ -205,12 +206,12 @@ func applyBase(fs *flags, args []string, path string, resume bool, c *rl.Config)
 		base = saved
 	}
 	if path != "" {
-		if err := loadTrainConfig(path, &base, fs.stderr); err != nil {
-			return usageError{fmt.Errorf("--config: %w", err)}
+		if err := loadTrainConfig(path, &base, fs.Stderr()); err != nil {
+			return usageError{Err: fmt.Errorf("--config: %w", err)}
 		}
 	}
 	*c = base
-	again := newFlags(fs.cmd, "", io.Discard, io.Discard) // notices were printed by the first parse
+	again := newFlags(fs.Name(), "", io.Discard, io.Discard) // notices were printed by the first parse
 	trainCommand(again, c)
-	return again.parse(args)
+	return again.Parse(args)
 }

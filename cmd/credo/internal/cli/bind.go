@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -7,49 +7,48 @@ import (
 	"strings"
 	"time"
 	"unicode"
-
-	"github.com/credo-rl/credo/rl"
 )
 
-// setting is a configuration setting that has a flag: its key in the
+// Setting is a configuration setting that has a flag: its key in the
 // configuration (JSON names, dotted for nested structs: credit.beta), the
 // flag's name and its help. The flag's type and default are the field's,
-// found by the key, so the tables below are the one place a setting's
-// flag, config-file key and help meet; a key that names no field panics
-// (TestSettingTables builds every table).
-type setting struct {
-	key, flag, usage string
+// found by the key, so that a table of Settings is the one place a
+// setting's flag, config-file key and help meet; a key that names no field
+// panics when bound.
+type Setting struct {
+	Key, Flag, Usage string
 }
 
-// noFlag lists, by key, settings of a config struct that deliberately
-// have no flag, each with the reason; a key covers every setting under it.
-// TestEverySettingHasAFlag fails for a setting with neither a flag nor an
-// entry here.
-type noFlag map[string]string
+// NoFlag lists, by key, settings of a config struct that deliberately
+// have no flag, each with the reason, so that a test can fail for a
+// setting with neither; a key covers every setting under it.
+type NoFlag map[string]string
 
-// bind defines the flag of each setting over the struct cfg points to and
+// Bind defines the flag of each setting over the struct cfg points to and
 // records prefix+key as the key the flag sets, so a problem with the
 // setting is reported by its flag.
-func (f *flags) bind(cfg any, prefix string, ss ...setting) {
+func (f *Flags) Bind(cfg any, prefix string, ss ...Setting) {
 	for _, s := range ss {
-		f.bindField(settingField(cfg, s.key), s.flag, s.usage)
-		f.key(s.flag, prefix+s.key)
+		f.bindField(settingField(cfg, s.Key), s.Flag, s.Usage)
+		f.Key(s.Flag, prefix+s.Key)
 	}
 }
 
 // bindField defines a flag of the field's type: floats refuse NaN and
 // ±Inf, a map of floats takes name=value pairs and a list of strings
 // repeats.
-func (f *flags) bindField(v reflect.Value, name, usage string) {
+func (f *Flags) bindField(v reflect.Value, name, usage string) {
 	switch p := v.Addr().Interface().(type) {
-	case *rl.Duration:
-		f.Var(kinded{p, "duration"}, name, usage)
 	case flag.Value:
-		f.Var(p, name, usage)
+		if k, ok := f.kinds[v.Type()]; ok {
+			f.Var(kinded{p, k}, name, usage)
+		} else {
+			f.Var(p, name, usage)
+		}
 	case *string:
-		f.StringVar(p, name, *p, usage)
+		f.FlagSet.StringVar(p, name, *p, usage)
 	case *int:
-		f.IntVar(p, name, *p, usage)
+		f.FlagSet.IntVar(p, name, *p, usage)
 	case *uint64:
 		f.Uint64Var(p, name, *p, usage)
 	case *bool:
@@ -69,26 +68,6 @@ func (f *flags) bindField(v reflect.Value, name, usage string) {
 		f.Var(textValue{v}, name, usage) // credit.ScaleMode and other named strings
 	}
 }
-
-// kinded names the type of a flag.Value in help.
-type kinded struct {
-	flag.Value
-	k string
-}
-
-func (k kinded) kind() string { return k.k }
-
-// textValue is a flag over a named string type.
-type textValue struct{ v reflect.Value }
-
-func (t textValue) String() string {
-	if !t.v.IsValid() {
-		return ""
-	}
-	return t.v.String()
-}
-func (t textValue) Set(s string) error { t.v.SetString(s); return nil }
-func (t textValue) kind() string       { return "string" }
 
 // settingField is the field key names inside the struct cfg points to.
 func settingField(cfg any, key string) reflect.Value {
@@ -163,20 +142,21 @@ func snake(s string) string {
 	return b.String()
 }
 
-// settingKeys lists the keys of every setting of a config struct type:
-// its leaves (numbers, strings, maps, lists, durations), nested structs
-// walked, under prefix.
-func settingKeys(t reflect.Type, prefix string) []string {
+// SettingKeys lists the keys of every setting of a config struct type,
+// the keys Bind takes, so that a test can check each has a flag or a
+// NoFlag reason: its leaves (numbers, strings, maps, lists, durations),
+// nested structs walked, under prefix.
+func SettingKeys(t reflect.Type, prefix string) []string {
 	var out []string
 	for i := range t.NumField() {
 		f := t.Field(i)
 		key, inline := fieldKey(f)
 		switch {
 		case inline:
-			out = append(out, settingKeys(f.Type, prefix)...)
+			out = append(out, SettingKeys(f.Type, prefix)...)
 		case key == "":
 		case f.Type.Kind() == reflect.Struct:
-			out = append(out, settingKeys(f.Type, prefix+key+".")...)
+			out = append(out, SettingKeys(f.Type, prefix+key+".")...)
 		default:
 			out = append(out, prefix+key)
 		}
@@ -184,9 +164,9 @@ func settingKeys(t reflect.Type, prefix string) []string {
 	return out
 }
 
-// covers says whether key or one of its parents (credit for
+// Covers says whether key or one of its parents (credit for
 // credit.beta) is in n, and why.
-func (n noFlag) covers(key string) (string, bool) {
+func (n NoFlag) Covers(key string) (string, bool) {
 	for k := key; ; {
 		if why, ok := n[k]; ok {
 			return why, true
@@ -199,10 +179,11 @@ func (n noFlag) covers(key string) (string, bool) {
 	}
 }
 
-// pick is the settings of ss with the given keys, in that order, each
-// renamed when rename names a new flag for its key.
-func pick(ss []setting, rename map[string]string, keys ...string) []setting {
-	out := make([]setting, 0, len(keys))
+// Pick is the settings of ss with the given keys, in that order, each
+// renamed when rename names a new flag for its key: a command that takes
+// a few of a table's settings keeps their help.
+func Pick(ss []Setting, rename map[string]string, keys ...string) []Setting {
+	out := make([]Setting, 0, len(keys))
 	for _, k := range keys {
 		i := indexOf(ss, k)
 		if i < 0 {
@@ -210,38 +191,40 @@ func pick(ss []setting, rename map[string]string, keys ...string) []setting {
 		}
 		s := ss[i]
 		if n, ok := rename[k]; ok {
-			s.flag = n
+			s.Flag = n
 		}
 		out = append(out, s)
 	}
 	return out
 }
 
-func indexOf(ss []setting, key string) int {
+func indexOf(ss []Setting, key string) int {
 	for i, s := range ss {
-		if s.key == key {
+		if s.Key == key {
 			return i
 		}
 	}
 	return -1
 }
 
-// described is ss with each help text after the given words (a
-// comparison's warm-up settings: "warm-up: …").
-func described(words string, ss []setting) []setting {
-	out := make([]setting, len(ss))
+// Described is ss with each help text after the given words, to tell
+// apart flags of one table bound twice (a comparison's warm-up settings:
+// "warm-up: …").
+func Described(words string, ss []Setting) []Setting {
+	out := make([]Setting, len(ss))
 	for i, s := range ss {
-		out[i] = setting{s.key, s.flag, words + s.usage}
+		out[i] = Setting{s.Key, s.Flag, words + s.Usage}
 	}
 	return out
 }
 
-// under is ss with every key under prefix (optimizer.beta1 for AdamW's
-// beta1 inside rl.Config).
-func under(prefix string, ss []setting) []setting {
-	out := make([]setting, len(ss))
+// Under is ss with every key under prefix, for a table of a struct that is
+// nested in several configs (optimizer.beta1 for AdamW's beta1 inside
+// rl.Config).
+func Under(prefix string, ss []Setting) []Setting {
+	out := make([]Setting, len(ss))
 	for i, s := range ss {
-		out[i] = setting{prefix + s.key, s.flag, s.usage}
+		out[i] = Setting{prefix + s.Key, s.Flag, s.Usage}
 	}
 	return out
 }
