@@ -73,6 +73,18 @@ def main():
         print(f"| {m} | {len(rows)} | {med('time/step')} | {med('time/sample')} | {med('time/credit')} | "
               f"{med('time/update')} | {med('response/length')} |")
 
+    print()
+    print("| method | " + " | ".join(f"{r} loc. / conc." for r in rewards) + " |")
+    print("| --- |" + " ---: |" * len(rewards))
+    for m, runs in by_method.items():
+        rows = [r for rs in runs for r in rs]
+        cells = []
+        for name in rewards:
+            loc = [r[f"credit/localization/{name}"] for r in rows if f"credit/localization/{name}" in r]
+            conc = [r[f"credit/concentration/{name}"] for r in rows if f"credit/concentration/{name}" in r]
+            cells.append(f"{statistics.fmean(loc):.2f} / {statistics.fmean(conc):.2f}" if loc and conc else "–")
+        print(f"| {m} | " + " | ".join(cells) + " |")
+
 
 if __name__ == "__main__":
     main()
