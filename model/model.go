@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/gomlx/compute"
@@ -23,8 +24,24 @@ type Model struct {
 	dtypes  []string          // each weight's storage dtype ("F32", "BF16", "F16"), in specs order
 
 	mu    sync.Mutex
-	execs map[string]*Exec // compiled graphs by purpose; each caches its own shapes
+	execs map[string]*compiled // compiled graphs by purpose
+	// graphs is how many shapes an Exec compiles before exec starts a
+	// fresh one (0: maxGraphs); tests set it low.
+	graphs int
 }
+
+// compiled is one purpose's graph and the input shapes it has compiled.
+type compiled struct {
+	exec   *Exec
+	shapes map[string]bool
+}
+
+// maxGraphs is how many input shapes one Exec compiles before exec starts
+// a fresh one. GoMLX refuses a shape past its Exec's cache limit, which
+// ended a whole comparison in replay (its calls vary in rows as well as
+// length); a fresh Exec compiles again what it needs, and the old one's
+// graphs, plain Go memory on this backend, go when its last call returns.
+const maxGraphs = 256
 
 // New creates a model with fresh weights drawn from seed. They are stored
 // (saved) in c.TorchDtype, float32 when empty.
@@ -56,7 +73,7 @@ func FromWeights(c Config, data [][]float32, dtypes []string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start compute backend: %w", err)
 	}
-	m := &Model{Config: c, backend: backend, specs: specs, execs: map[string]*Exec{}, dtypes: slices.Clone(dtypes)}
+	m := &Model{Config: c, backend: backend, specs: specs, execs: map[string]*compiled{}, dtypes: slices.Clone(dtypes)}
 	if m.dtypes == nil {
 		m.dtypes = make([]string, len(m.specs))
 		for i := range m.dtypes {
@@ -151,20 +168,61 @@ func (m *Model) onDevice() error {
 	return nil
 }
 
-// exec returns the compiled graph registered under name, building it once.
-func (m *Model) exec(name string, build func() (*Exec, error)) (*Exec, error) {
+// exec returns the compiled graph registered under name for inputs of
+// shape key, building it once, and again after maxGraphs shapes.
+func (m *Model) exec(name, key string, build func() (*Exec, error)) (*Exec, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if e, ok := m.execs[name]; ok {
-		return e, nil
+	limit := m.graphs
+	if limit <= 0 {
+		limit = maxGraphs
+	}
+	if c, ok := m.execs[name]; ok && (c.shapes[key] || len(c.shapes) < limit) {
+		c.shapes[key] = true
+		return c.exec, nil
 	}
 	e, err := build()
 	if err != nil {
 		return nil, fmt.Errorf("build %s graph: %w", name, err)
 	}
-	e.SetMaxCache(256) // one entry per batch shape; shapes are bucketed
-	m.execs[name] = e
+	e.SetMaxCache(limit + 1) // never reached: exec counts the shapes first
+	m.execs[name] = &compiled{exec: e, shapes: map[string]bool{key: true}}
 	return e, nil
+}
+
+// shapeKey names the shapes of a graph call's arguments: the lengths of
+// slices (a ragged row set is the caller's to pad), a tensor's shape, or
+// a scalar's type.
+func shapeKey(args []any) string {
+	var b strings.Builder
+	for _, a := range args {
+		switch x := a.(type) {
+		case [][]int32:
+			fmt.Fprintf(&b, "[%d,%d]", len(x), rowLen(x))
+		case [][]bool:
+			fmt.Fprintf(&b, "[%d,%d]", len(x), rowLen(x))
+		case [][]float32:
+			fmt.Fprintf(&b, "[%d,%d]", len(x), rowLen(x))
+		case []int32:
+			fmt.Fprintf(&b, "[%d]", len(x))
+		case []float32:
+			fmt.Fprintf(&b, "[%d]", len(x))
+		case *tensors.Tensor:
+			b.WriteString(x.Shape().String())
+		default:
+			fmt.Fprintf(&b, "%T", a)
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// rowLen is the length of x's first row (0 when it has none).
+func rowLen[T any](x [][]T) int {
+	if len(x) == 0 {
+		return 0
+	}
+	return len(x[0])
 }
 
 // builder makes a graph's outputs from the model's weights, bound by name,
@@ -176,7 +234,7 @@ type builder func(w *weights, in []*Node) []*Node
 // caller finalizes. A failed call is an error naming call, the forward
 // function's name in its errors ("log-probs").
 func (m *Model) run(call, name string, build builder, args ...any) ([]*tensors.Tensor, error) {
-	e, err := m.exec(name, func() (*Exec, error) {
+	e, err := m.exec(name, shapeKey(args), func() (*Exec, error) {
 		return NewExec(m.backend, func(inputs []*Node) []*Node {
 			n := len(m.specs)
 			return build(m.bind(inputs[:n]), inputs[n:])
@@ -214,6 +272,32 @@ func Bucket(n int) int {
 	default:
 		return (n + 31) / 32 * 32
 	}
+}
+
+// RowBucket rounds a count of rows up to 1, 2, 3, 4, 6, 8, 12, 16, 24,
+// 32, …: padding adds at most half, and a call with up to 16 rows of each
+// kind compiles for 8 counts instead of 16.
+func RowBucket(n int) int {
+	if n <= 4 {
+		return max(n, 1)
+	}
+	b := 4
+	for b < n {
+		if b&(b-1) == 0 { // a power of two: the next is 1.5×
+			b += b / 2
+		} else {
+			b = b / 3 * 4
+		}
+	}
+	return b
+}
+
+// padRows is rows with zero rows of length T appended up to n.
+func padRows(rows [][]int32, n, T int) [][]int32 {
+	for len(rows) < n {
+		rows = append(rows, make([]int32, T))
+	}
+	return rows
 }
 
 // Padded packs sequences into a [B, T] array right-padded with token 0, T

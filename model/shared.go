@@ -133,17 +133,24 @@ func (s Shared) Select(rows []int) Shared {
 	return out
 }
 
-// sharedDistributions is SharedDistributions in one graph call.
+// sharedDistributions is SharedDistributions in one graph call. Its rows
+// and prefixes are padded to RowBucket counts, as its lengths are to
+// Bucket, so that replay's calls, which vary in all four, compile a few
+// dozen graphs: a padding row reads the first token of prefix 0.
 func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error) {
 	prefixes, L := Padded(s.Prefixes)
 	suffixes, U := Padded(s.Suffixes)
+	prefixes = padRows(prefixes, RowBucket(len(prefixes)), L)
+	suffixes = padRows(suffixes, RowBucket(len(suffixes)), U)
 	B := len(suffixes)
-	owner := make([]int32, B)
+	owner := make([]int32, B)  // [B]: zero (prefix 0) for a padding row
 	pos := make([][]int32, B)  // [B, U]: suffix positions in the whole sequence
 	valid := make([][]bool, B) // [B, L]: the prefix's real tokens
-	for i, o := range s.Owner {
-		owner[i] = int32(o)
-		p := s.used(i)
+	for i := range B {
+		p := 1 // a padding row's one prefix token
+		if i < len(s.Owner) {
+			owner[i], p = int32(s.Owner[i]), s.used(i)
+		}
 		pos[i] = make([]int32, U)
 		for u := range U {
 			pos[i][u] = int32(p + u)
@@ -157,7 +164,7 @@ func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error)
 	if err != nil {
 		return nil, err
 	}
-	first, n := make([]int, B), make([]int, B)
+	first, n := make([]int, len(s.Suffixes)), make([]int, len(s.Suffixes))
 	for i, x := range s.Suffixes {
 		p := s.used(i)
 		first[i], n[i] = i*U+from[i]-1-p, p+len(x)-from[i] // the prediction for position t is made at t−1, suffix slot t−1−p

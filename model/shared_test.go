@@ -194,3 +194,49 @@ func sharedEqualsWhole(t *testing.T, m *Model, s Shared, from []int) {
 		t.Errorf("shared distributions differ from whole passes by %.2e", worst)
 	}
 }
+
+// TestRowBucket: row counts round up to 1, 2, 3, 4, 6, 8, 12, 16, 24, …
+func TestRowBucket(t *testing.T) {
+	for _, c := range []struct{ n, want int }{
+		{0, 1}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 6}, {6, 6}, {7, 8}, {8, 8},
+		{9, 12}, {12, 12}, {13, 16}, {16, 16}, {17, 24}, {25, 32}, {33, 48}, {100, 128},
+	} {
+		if got := RowBucket(c.n); got != c.want {
+			t.Errorf("RowBucket(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+}
+
+// TestSharedPastTheGraphLimit: replay's calls vary in rows, prefixes and
+// lengths, and once they had compiled GoMLX's limit of 256 graphs the
+// next shape failed (it ended an ifeval comparison at its 23rd mrtpo
+// step). With the limit set to 2, calls of 1 to 7 rows (5 padded row
+// counts) and two lengths still equal whole passes, and the Exec in use
+// holds at most 2 shapes.
+func TestSharedPastTheGraphLimit(t *testing.T) {
+	m, err := New(Tiny(40), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomize(m, 0.3)
+	m.graphs = 2
+	for _, long := range []bool{false, true} {
+		for rows := 1; rows <= 7; rows++ {
+			s := Shared{Prefixes: [][]int32{{1, 2, 3, 4, 5}, {6, 7, 8}}}
+			var from []int
+			for i := range rows {
+				suffix := []int32{int32(10 + i), int32(20 + i)}
+				if long {
+					suffix = append(suffix, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 1, 2, 3, 4, 5, 6)
+				}
+				s.Owner = append(s.Owner, i%2)
+				s.Suffixes = append(s.Suffixes, suffix)
+				from = append(from, len(s.Prefixes[i%2])+1)
+			}
+			sharedEqualsWhole(t, m, s, from)
+		}
+	}
+	if n := len(m.execs["shared"].shapes); n > 2 {
+		t.Errorf("the shared graph's Exec holds %d shapes, limit 2", n)
+	}
+}
