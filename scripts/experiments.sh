@@ -21,13 +21,16 @@
 #   WARMUPS=3 SEEDS=1 scripts/experiments.sh slots    (a smaller run)
 #   The published slots tables (docs/results/slots-warmups.md):
 #   WARMUPS=4 SEEDS=2 ... slots and WARMUPS=5 SEEDS=1 ... slots-heldout
-#   (the fifth development warm-up counted no reward, which stops compare).
+#   (the fifth development warm-up counted no reward, which stops compare);
+#   docs/results/ifeval-warmups.md and arith-warmups.md:
+#   WARMUPS=3 SEEDS=1 ... ifeval arith
 #
 # Results go to runs/exp-<name>/ (table.md, report.html, one folder per
 # warm-up and run); compare resumes an interrupted comparison when run
 # again with the same settings, so an interrupted script continues where
 # it stopped. Costs on 2 cores with nothing else running: slots ~2.5 h,
-# ifeval and sql ~2 h each, arith ~1.5 h, slots-10m ~5 h.
+# ifeval and sql ~2 h each, arith ~1.5 h, slots-10m ~5 h (at WARMUPS=3
+# SEEDS=1: ifeval about 1 h, arith 25 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
