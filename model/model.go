@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -190,39 +191,26 @@ func (m *Model) exec(name, key string, build func() (*Exec, error)) (*Exec, erro
 	return e, nil
 }
 
-// shapeKey names the shapes of a graph call's arguments: the lengths of
-// slices (a ragged row set is the caller's to pad), a tensor's shape, or
-// a scalar's type.
+// shapeKey names the shapes of a graph call's arguments as GoMLX sees
+// them: a tensor's shape; a slice's length and its first row's (a ragged
+// row set is the caller's to pad); a scalar's type.
 func shapeKey(args []any) string {
 	var b strings.Builder
 	for _, a := range args {
-		switch x := a.(type) {
-		case [][]int32:
-			fmt.Fprintf(&b, "[%d,%d]", len(x), rowLen(x))
-		case [][]bool:
-			fmt.Fprintf(&b, "[%d,%d]", len(x), rowLen(x))
-		case [][]float32:
-			fmt.Fprintf(&b, "[%d,%d]", len(x), rowLen(x))
-		case []int32:
-			fmt.Fprintf(&b, "[%d]", len(x))
-		case []float32:
-			fmt.Fprintf(&b, "[%d]", len(x))
-		case *tensors.Tensor:
-			b.WriteString(x.Shape().String())
-		default:
+		if t, ok := a.(*tensors.Tensor); ok {
+			b.WriteString(t.Shape().String())
+		} else if v := reflect.ValueOf(a); v.Kind() == reflect.Slice {
+			fmt.Fprintf(&b, "%T[%d", a, v.Len())
+			if v.Len() > 0 && v.Index(0).Kind() == reflect.Slice {
+				fmt.Fprintf(&b, ",%d", v.Index(0).Len())
+			}
+			b.WriteByte(']')
+		} else {
 			fmt.Fprintf(&b, "%T", a)
 		}
 		b.WriteByte(';')
 	}
 	return b.String()
-}
-
-// rowLen is the length of x's first row (0 when it has none).
-func rowLen[T any](x [][]T) int {
-	if len(x) == 0 {
-		return 0
-	}
-	return len(x[0])
 }
 
 // builder makes a graph's outputs from the model's weights, bound by name,
