@@ -27,7 +27,7 @@ func BiasedLlama() Config { return biasedLlama() }
 // old index of new entry i), holding copies of the same values.
 func (m *Model) Reordered(perm []int) *Model {
 	data := m.ParamData()
-	r := &Model{Config: m.Config, backend: m.backend, execs: map[string]*compiled{}}
+	r := &Model{Config: m.Config, backend: m.backend, graphs: NewGraphs(0)}
 	for _, i := range perm {
 		p := m.specs[i]
 		r.specs = append(r.specs, p)

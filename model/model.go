@@ -3,9 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/gomlx/compute"
@@ -24,25 +22,9 @@ type Model struct {
 	params  []*tensors.Tensor // in specs order
 	dtypes  []string          // each weight's storage dtype ("F32", "BF16", "F16"), in specs order
 
-	mu    sync.Mutex
-	execs map[string]*compiled // compiled graphs by purpose
-	// graphs is how many shapes an Exec compiles before exec starts a
-	// fresh one (0: maxGraphs); tests set it low.
-	graphs int
+	mu     sync.Mutex // one weight move to the device at a time (onDevice)
+	graphs *Graphs    // compiled graphs by purpose
 }
-
-// compiled is one purpose's graph and the input shapes it has compiled.
-type compiled struct {
-	exec   *Exec
-	shapes map[string]bool
-}
-
-// maxGraphs is how many input shapes one Exec compiles before exec starts
-// a fresh one. GoMLX refuses a shape past its Exec's cache limit, which
-// ended a whole comparison in replay (its calls vary in rows as well as
-// length); a fresh Exec compiles again what it needs, and the old one's
-// graphs, plain Go memory on this backend, go when its last call returns.
-const maxGraphs = 256
 
 // New creates a model with fresh weights drawn from seed. They are stored
 // (saved) in c.TorchDtype, float32 when empty.
@@ -74,7 +56,7 @@ func FromWeights(c Config, data [][]float32, dtypes []string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start compute backend: %w", err)
 	}
-	m := &Model{Config: c, backend: backend, specs: specs, execs: map[string]*compiled{}, dtypes: slices.Clone(dtypes)}
+	m := &Model{Config: c, backend: backend, specs: specs, graphs: NewGraphs(0), dtypes: slices.Clone(dtypes)}
 	if m.dtypes == nil {
 		m.dtypes = make([]string, len(m.specs))
 		for i := range m.dtypes {
@@ -170,47 +152,9 @@ func (m *Model) onDevice() error {
 }
 
 // exec returns the compiled graph registered under name for inputs of
-// shape key, building it once, and again after maxGraphs shapes.
+// shape key, building it once, and again after MaxGraphs shapes.
 func (m *Model) exec(name, key string, build func() (*Exec, error)) (*Exec, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	limit := m.graphs
-	if limit <= 0 {
-		limit = maxGraphs
-	}
-	if c, ok := m.execs[name]; ok && (c.shapes[key] || len(c.shapes) < limit) {
-		c.shapes[key] = true
-		return c.exec, nil
-	}
-	e, err := build()
-	if err != nil {
-		return nil, fmt.Errorf("build %s graph: %w", name, err)
-	}
-	e.SetMaxCache(limit + 1) // never reached: exec counts the shapes first
-	m.execs[name] = &compiled{exec: e, shapes: map[string]bool{key: true}}
-	return e, nil
-}
-
-// shapeKey names the shapes of a graph call's arguments as GoMLX sees
-// them: a tensor's shape; a slice's length and its first row's (a ragged
-// row set is the caller's to pad); a scalar's type.
-func shapeKey(args []any) string {
-	var b strings.Builder
-	for _, a := range args {
-		if t, ok := a.(*tensors.Tensor); ok {
-			b.WriteString(t.Shape().String())
-		} else if v := reflect.ValueOf(a); v.Kind() == reflect.Slice {
-			fmt.Fprintf(&b, "%T[%d", a, v.Len())
-			if v.Len() > 0 && v.Index(0).Kind() == reflect.Slice {
-				fmt.Fprintf(&b, ",%d", v.Index(0).Len())
-			}
-			b.WriteByte(']')
-		} else {
-			fmt.Fprintf(&b, "%T", a)
-		}
-		b.WriteByte(';')
-	}
-	return b.String()
+	return m.graphs.Exec(name, key, build)
 }
 
 // builder makes a graph's outputs from the model's weights, bound by name,
@@ -222,7 +166,7 @@ type builder func(w *weights, in []*Node) []*Node
 // caller finalizes. A failed call is an error naming call, the forward
 // function's name in its errors ("log-probs").
 func (m *Model) run(call, name string, build builder, args ...any) ([]*tensors.Tensor, error) {
-	e, err := m.exec(name, shapeKey(args), func() (*Exec, error) {
+	e, err := m.exec(name, ShapeKey(args), func() (*Exec, error) {
 		return NewExec(m.backend, func(inputs []*Node) []*Node {
 			n := len(m.specs)
 			return build(m.bind(inputs[:n]), inputs[n:])

@@ -219,7 +219,7 @@ func TestSharedPastTheGraphLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	randomize(m, 0.3)
-	m.graphs = 2
+	m.graphs = NewGraphs(2)
 	for _, long := range []bool{false, true} {
 		for rows := 1; rows <= 7; rows++ {
 			s := Shared{Prefixes: [][]int32{{1, 2, 3, 4, 5}, {6, 7, 8}}}
@@ -236,7 +236,7 @@ func TestSharedPastTheGraphLimit(t *testing.T) {
 			sharedEqualsWhole(t, m, s, from)
 		}
 	}
-	if n := len(m.execs["shared"].shapes); n > 2 {
+	if n := m.graphs.Shapes("shared"); n > 2 {
 		t.Errorf("the shared graph's Exec holds %d shapes, limit 2", n)
 	}
 }

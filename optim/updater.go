@@ -21,9 +21,12 @@ type Updater struct {
 	vel  []*tensors.Tensor // second moments
 	step int64             // completed (not skipped) updates
 	mem  Memory
-	exec *Exec // the whole step in one graph (one micro-batch)
-	grad *Exec // one micro-batch's gradient, added to an accumulator
-	upd  *Exec // AdamW from an accumulated gradient
+	// graphs compiles the step's Execs by purpose: "step" (the whole step
+	// in one graph, one micro-batch), "grad" (one micro-batch's gradient,
+	// added to an accumulator) and "update" (AdamW from an accumulated
+	// gradient). Row counts vary with dynamic sampling and lengths with
+	// the batch, so their shapes are counted and never meet GoMLX's limit.
+	graphs *model.Graphs
 }
 
 // NewUpdater starts an optimizer for m with zero moments.
@@ -42,7 +45,7 @@ func NewUpdater(m *model.Model, opt AdamW, obj Objective) (*Updater, error) {
 	if opt.Beta1 < 0 || opt.Beta1 >= 1 || opt.Beta2 < 0 || opt.Beta2 >= 1 || opt.Eps <= 0 || opt.WeightDecay < 0 || opt.ClipNorm < 0 {
 		return nil, fmt.Errorf("invalid AdamW settings %+v: betas must be in [0, 1), eps positive, decay and clip non-negative", opt)
 	}
-	u := &Updater{m: m, opt: opt, obj: obj}
+	u := &Updater{m: m, opt: opt, obj: obj, graphs: model.NewGraphs(0)}
 	for _, p := range m.Specs() {
 		u.mom = append(u.mom, tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...))
 		u.vel = append(u.vel, tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...))
@@ -184,16 +187,14 @@ func batchArgs(seqs [][]int32, in TokenInputs, tot batchTotals, shift int) []any
 // fusedStep runs the whole step in one graph: outputs are new params,
 // moments, velocities, loss, grad norm, finite flag and metrics.
 func (u *Updater) fusedStep(seqs [][]int32, in TokenInputs, tot batchTotals, hyper []any, shift int) ([]*tensors.Tensor, error) {
-	if u.exec == nil {
-		e, err := NewExec(u.m.Backend(), u.buildStep)
-		if err != nil {
-			return nil, err
-		}
-		e.SetMaxCache(256)
-		u.exec = e
-	}
 	args := append(append(u.stateArgs(), hyper...), batchArgs(seqs, in, tot, shift)...)
-	return u.exec.Call(args...)
+	e, err := u.graphs.Exec("step", model.ShapeKey(args), func() (*Exec, error) {
+		return NewExec(u.m.Backend(), u.buildStep)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.Call(args...)
 }
 
 // accumulatedStep sums the gradients, losses and metrics of micro-batches
@@ -201,18 +202,6 @@ func (u *Updater) fusedStep(seqs [][]int32, in TokenInputs, tot batchTotals, hyp
 // sums are the whole batch's), then applies one AdamW update; its outputs
 // are fusedStep's.
 func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenInputs, tot batchTotals, hyper []any, shift, rows int) ([]*tensors.Tensor, error) {
-	if u.grad == nil {
-		g, err := NewExec(u.m.Backend(), u.buildGrad)
-		if err != nil {
-			return nil, err
-		}
-		up, err := NewExec(u.m.Backend(), u.buildUpdate)
-		if err != nil {
-			return nil, err
-		}
-		g.SetMaxCache(256)
-		u.grad, u.upd = g, up
-	}
 	np := len(u.mom)
 	acc := make([]*tensors.Tensor, np)
 	for i, p := range u.m.Specs() {
@@ -239,7 +228,13 @@ func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenI
 			args = append(args, x)
 		}
 		args = append(args, batchArgs(seqs[lo:hi], in.rows(lo, hi), tot, shift)...)
-		out, err := u.grad.Call(args...)
+		grad, err := u.graphs.Exec("grad", model.ShapeKey(args), func() (*Exec, error) {
+			return NewExec(u.m.Backend(), u.buildGrad)
+		})
+		if err != nil {
+			return nil, err
+		}
+		out, err := grad.Call(args...)
 		if err != nil {
 			return nil, err
 		}
@@ -259,7 +254,14 @@ func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenI
 	for _, x := range acc {
 		args = append(args, x)
 	}
-	out, err := u.upd.Call(append(args, float32(loss))...)
+	args = append(args, float32(loss))
+	upd, err := u.graphs.Exec("update", model.ShapeKey(args), func() (*Exec, error) {
+		return NewExec(u.m.Backend(), u.buildUpdate)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, err := upd.Call(args...)
 	if err != nil {
 		return nil, err
 	}
