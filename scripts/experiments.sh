@@ -23,7 +23,8 @@
 #   WARMUPS=4 SEEDS=2 ... slots and WARMUPS=5 SEEDS=1 ... slots-heldout
 #   (the fifth development warm-up counted no reward, which stops compare);
 #   docs/results/ifeval-warmups.md and arith-warmups.md:
-#   WARMUPS=3 SEEDS=1 ... ifeval arith
+#   WARMUPS=3 SEEDS=1 ... ifeval arith arith-heldout and
+#   WARMUPS=5 SEEDS=1 ... ifeval-heldout
 #
 # Results go to runs/exp-<name>/ (table.md, report.html, one folder per
 # warm-up and run); compare resumes an interrupted comparison when run
