@@ -183,7 +183,7 @@ func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	e, err := m.exec("decode", fmt.Sprintf("%d rows, %d slots", c.rows, c.slots), func() (*Exec, error) {
+	e, err := m.graphs.Exec("decode", fmt.Sprintf("%d rows, %d slots", c.rows, c.slots), func() (*Exec, error) {
 		return NewExec(m.backend, m.buildDecode)
 	})
 	if err != nil {

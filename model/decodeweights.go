@@ -44,7 +44,7 @@ func (m *Model) transposedWeights() ([]*tensors.Tensor, error) {
 			args = append(args, m.params[i])
 		}
 	}
-	e, err := m.exec("decode-weights", "the weights", func() (*Exec, error) {
+	e, err := m.graphs.Exec("decode-weights", "the weights", func() (*Exec, error) {
 		return NewExec(m.backend, func(inputs []*Node) []*Node {
 			out := make([]*Node, len(inputs))
 			for i, x := range inputs {

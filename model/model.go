@@ -151,12 +151,6 @@ func (m *Model) onDevice() error {
 	return nil
 }
 
-// exec returns the compiled graph registered under name for inputs of
-// shape key, building it once, and again after MaxGraphs shapes.
-func (m *Model) exec(name, key string, build func() (*Exec, error)) (*Exec, error) {
-	return m.graphs.Exec(name, key, build)
-}
-
 // builder makes a graph's outputs from the model's weights, bound by name,
 // and the graph's other inputs.
 type builder func(w *weights, in []*Node) []*Node
@@ -166,7 +160,7 @@ type builder func(w *weights, in []*Node) []*Node
 // caller finalizes. A failed call is an error naming call, the forward
 // function's name in its errors ("log-probs").
 func (m *Model) run(call, name string, build builder, args ...any) ([]*tensors.Tensor, error) {
-	e, err := m.exec(name, ShapeKey(args), func() (*Exec, error) {
+	e, err := m.graphs.Exec(name, ShapeKey(args), func() (*Exec, error) {
 		return NewExec(m.backend, func(inputs []*Node) []*Node {
 			n := len(m.specs)
 			return build(m.bind(inputs[:n]), inputs[n:])

@@ -187,9 +187,17 @@ func batchArgs(seqs [][]int32, in TokenInputs, tot batchTotals, shift int) []any
 // fusedStep runs the whole step in one graph: outputs are new params,
 // moments, velocities, loss, grad norm, finite flag and metrics.
 func (u *Updater) fusedStep(seqs [][]int32, in TokenInputs, tot batchTotals, hyper []any, shift int) ([]*tensors.Tensor, error) {
-	args := append(append(u.stateArgs(), hyper...), batchArgs(seqs, in, tot, shift)...)
-	e, err := u.graphs.Exec("step", model.ShapeKey(args), func() (*Exec, error) {
-		return NewExec(u.m.Backend(), u.buildStep)
+	batch := batchArgs(seqs, in, tot, shift)
+	return u.call("step", u.buildStep, batch, append(append(u.stateArgs(), hyper...), batch...))
+}
+
+// call runs the graph registered under name (build makes it) on args. Its
+// Exec is chosen by the shapes of batch alone, the arguments whose shapes
+// vary: the weights', moments' and hyperparameters' are the same in every
+// step, so naming them on every call would be work for nothing.
+func (u *Updater) call(name string, build func([]*Node) []*Node, batch, args []any) ([]*tensors.Tensor, error) {
+	e, err := u.graphs.Exec(name, model.ShapeKey(batch), func() (*Exec, error) {
+		return NewExec(u.m.Backend(), build)
 	})
 	if err != nil {
 		return nil, err
@@ -227,14 +235,8 @@ func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenI
 		for _, x := range acc {
 			args = append(args, x)
 		}
-		args = append(args, batchArgs(seqs[lo:hi], in.rows(lo, hi), tot, shift)...)
-		grad, err := u.graphs.Exec("grad", model.ShapeKey(args), func() (*Exec, error) {
-			return NewExec(u.m.Backend(), u.buildGrad)
-		})
-		if err != nil {
-			return nil, err
-		}
-		out, err := grad.Call(args...)
+		batch := batchArgs(seqs[lo:hi], in.rows(lo, hi), tot, shift)
+		out, err := u.call("grad", u.buildGrad, batch, append(args, batch...))
 		if err != nil {
 			return nil, err
 		}
@@ -254,14 +256,7 @@ func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenI
 	for _, x := range acc {
 		args = append(args, x)
 	}
-	args = append(args, float32(loss))
-	upd, err := u.graphs.Exec("update", model.ShapeKey(args), func() (*Exec, error) {
-		return NewExec(u.m.Backend(), u.buildUpdate)
-	})
-	if err != nil {
-		return nil, err
-	}
-	out, err := upd.Call(args...)
+	out, err := u.call("update", u.buildUpdate, nil, append(args, float32(loss)))
 	if err != nil {
 		return nil, err
 	}
