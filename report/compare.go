@@ -42,6 +42,9 @@ type Comparison struct {
 	// ScaleTo is the runs' credit.scale_to ("grpo": every method at GRPO's
 	// step size; "": raw advantages).
 	ScaleTo string
+	// Blocks are the warm-ups' block diagnostics (warmup.json), by warm-up
+	// index (0: the comparison's one warm-up); nil when none has one.
+	Blocks map[int]BlockFigures
 }
 
 // loadCalibrations reads calibration.json, or each warm-up's; a missing
@@ -144,6 +147,9 @@ func LoadCompare(dir string) (*Comparison, error) {
 		Threshold: f.Threshold, Window: f.Window, Warmup: f.Warmup, Warmups: f.Warmups, Baselines: f.BaselineMethods()}
 	c.defaults()
 	if err := c.loadCalibrations(); err != nil {
+		return nil, err
+	}
+	if err := c.loadBlocks(); err != nil {
 		return nil, err
 	}
 	if len(f.Train) > 0 {

@@ -26,8 +26,8 @@ const goodResult = "What a good result looks like: a token-level method (span, m
 	"and few regressions of a reward that already passed while another is learned. GRPO and GDPO should tie with each other. " +
 	"With one seed the table shows what happened, not which method is better."
 
-// intro is the page's opening: the task, its difficulty, and what a good
-// result looks like.
+// intro is the page's opening: the task, its difficulty, what a good
+// result looks like, and the warm-ups' block diagnostic where they have one.
 func intro(c *Comparison) []string {
 	task, ok := taskIntros[c.Task]
 	if !ok {
@@ -38,7 +38,11 @@ func intro(c *Comparison) []string {
 	} else {
 		task += " Difficulty: the task's defaults."
 	}
-	return []string{task, goodResult}
+	out := []string{task, goodResult}
+	if b := BlocksNote(c); b != "" {
+		out = append(out, b)
+	}
+	return out
 }
 
 // criterion says what the steps column counts.

@@ -162,8 +162,12 @@ func compare(ctx context.Context, fs *cli.Flags, cmd string, args []string, c la
 		return err
 	}
 	rows := report.Table(cmp)
+	head := ""
+	if b := report.BlocksNote(cmp); b != "" {
+		head = b + "\n\n"
+	}
 	md := filepath.Join(c.Out, "table.md")
-	if err := writeText(md, report.Markdown(rows)); err != nil {
+	if err := writeText(md, head+report.Markdown(rows)); err != nil {
 		return err
 	}
 	// The terminal gets the narrow table (report.TextWidth columns); the
