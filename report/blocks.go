@@ -1,10 +1,8 @@
 package report
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,16 +28,13 @@ type BlockFigures struct {
 // warmup.json, or whose task writes no references (no "blocks"), has none.
 func (c *Comparison) loadBlocks() error {
 	read := func(dir string, i int) error {
-		var rec run.WarmupRecord[struct{}, struct {
+		rec, err := readOptional[run.WarmupRecord[struct{}, struct {
 			Blocks *BlockFigures `json:"blocks"`
-		}]
-		switch err := run.ReadJSON(filepath.Join(dir, run.WarmupFile), &rec); {
-		case errors.Is(err, os.ErrNotExist):
-			return nil
-		case err != nil:
-			return fmt.Errorf("compare %s: %w", c.Dir, err)
+		}]](c.Dir, filepath.Join(dir, run.WarmupFile))
+		if err != nil {
+			return err
 		}
-		if rec.Report.Blocks != nil {
+		if rec != nil && rec.Report.Blocks != nil {
 			if c.Blocks == nil {
 				c.Blocks = map[int]BlockFigures{}
 			}

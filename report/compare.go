@@ -50,17 +50,7 @@ type Comparison struct {
 // loadCalibrations reads calibration.json, or each warm-up's; a missing
 // one leaves the comparison (or that warm-up) uncalibrated.
 func (c *Comparison) loadCalibrations() error {
-	read := func(path string) (*run.Calibration, error) {
-		var cal run.Calibration
-		switch err := run.ReadJSON(path, &cal); {
-		case err == nil:
-			return &cal, nil
-		case errors.Is(err, os.ErrNotExist):
-			return nil, nil
-		default:
-			return nil, fmt.Errorf("compare %s: %w", c.Dir, err)
-		}
-	}
+	read := func(path string) (*run.Calibration, error) { return readOptional[run.Calibration](c.Dir, path) }
 	if len(c.Warmups) == 0 {
 		cal, err := read(filepath.Join(c.Dir, run.CalibrationFile))
 		c.Calibration = cal
@@ -84,6 +74,20 @@ func (c *Comparison) loadCalibrations() error {
 		c.Calibration = mergeCalibrations(all)
 	}
 	return nil
+}
+
+// readOptional reads the JSON file at path into a new T: nil when there is
+// no such file, an error naming the comparison in dir when it cannot be read.
+func readOptional[T any](dir, path string) (*T, error) {
+	var v T
+	switch err := run.ReadJSON(path, &v); {
+	case err == nil:
+		return &v, nil
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	default:
+		return nil, fmt.Errorf("compare %s: %w", dir, err)
+	}
 }
 
 // mergeCalibrations summarises the calibrations of several warm-ups: each

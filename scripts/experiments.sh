@@ -56,9 +56,9 @@ sqlplain=(--task sql --warmup-steps 300 --steps 40 --lr 1.5e-4 --eval-every 20 -
 arith=(--task arith --difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0 --warmup-steps 500
   --steps 60 --lr 1.5e-4 --eval-every 20 --eval-prompts 64 --prm runs/prm-arith)
 four=(--methods grpo,gdpo,span,mrtpo)
-# sql leaves mrtpo out: on sql its replay took 42% of a step and its policy
-# barely read the blocks (docs/results/sql-short.md), so the time buys the
-# held-out rerun instead.
+# sql leaves mrtpo out: on sql its replay took 42% of a step and it trailed
+# GDPO on executes (docs/results/sql-short.md), so the time buys a second
+# warm-up recipe and the held-out rerun instead.
 three=(--methods grpo,gdpo,span)
 for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
   out=runs/exp-$name
