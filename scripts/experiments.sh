@@ -20,12 +20,18 @@
 #            sql-plain sql-plain-heldout arith arith-heldout slots-10m
 #            slots-neutral
 #   WARMUPS=3 SEEDS=1 scripts/experiments.sh slots    (a smaller run)
+#   METHODS=gdpo,span scripts/experiments.sh ifeval-heldout
+#     (other methods for the comparisons of grpo,gdpo,span[,mrtpo]; a later
+#     run with more methods grows the comparison)
 #   The published slots tables (docs/results/slots-warmups.md):
 #   WARMUPS=4 SEEDS=2 ... slots and WARMUPS=5 SEEDS=1 ... slots-heldout
 #   (the fifth development warm-up counted no reward, which stops compare);
 #   docs/results/ifeval-warmups.md and arith-warmups.md:
 #   WARMUPS=3 SEEDS=1 ... ifeval arith arith-heldout and
-#   WARMUPS=5 SEEDS=1 ... ifeval-heldout; docs/results/sql-warmups.md:
+#   WARMUPS=5 SEEDS=1 ... ifeval-heldout, then, with ≥ 10 paired runs, the
+#   one test stated before it ran (span − GDPO, so Holm's m = 1):
+#   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... ifeval-heldout;
+#   docs/results/sql-warmups.md:
 #   WARMUPS=3 SEEDS=1 ... sql sql-plain-heldout sql-plain
 #
 # Results go to runs/exp-<name>/ (table.md, report.html, one folder per
@@ -55,11 +61,11 @@ sql=(--task sql --warmup-steps 300 --block-rate 0.9 --steps 40 --lr 1.5e-4 --eva
 sqlplain=(--task sql --warmup-steps 300 --steps 40 --lr 1.5e-4 --eval-every 20 --eval-prompts 64)
 arith=(--task arith --difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0 --warmup-steps 500
   --steps 60 --lr 1.5e-4 --eval-every 20 --eval-prompts 64 --prm runs/prm-arith)
-four=(--methods grpo,gdpo,span,mrtpo)
+four=(--methods "${METHODS:-grpo,gdpo,span,mrtpo}")
 # sql leaves mrtpo out: on sql its replay took 42% of a step and it trailed
 # GDPO on executes (docs/results/sql-short.md), so the time buys a second
 # warm-up recipe and the held-out rerun instead.
-three=(--methods grpo,gdpo,span)
+three=(--methods "${METHODS:-grpo,gdpo,span}")
 for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
   out=runs/exp-$name
   start=$(date +%s)
