@@ -86,8 +86,9 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       "$bin" compare --out "$out" "${arith[@]}" --methods grpo,gdpo,p2t,p2t-code \
         --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" --prompts 4 --group 16 "${extra[@]}" ;;
     slots-10m)
-      # The 10M preset: does the gain grow with the model? (3 warm-ups × 2.)
-      "$bin" compare --out "$out" "${slots[@]}" --warmup-size medium --methods gdpo,span,mrtpo \
+      # The 10M preset: does the gain grow with the model? (3 warm-ups × 2;
+      # METHODS=gdpo,span WARMUPS=3 SEEDS=1 for the first look, ~1.5 h.)
+      "$bin" compare --out "$out" "${slots[@]}" --warmup-size medium --methods "${METHODS:-gdpo,span,mrtpo}" \
         --warmups "${WARMUPS:-3}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
     slots-neutral)
       # The equal-length control: replay with block k replaced by neutral
