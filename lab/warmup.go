@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/credo-rl/credo/replay"
@@ -87,6 +90,11 @@ func (c WarmupConfig) Validate() error {
 	ps = append(ps, c.Optimizer.Problems(c.Peak)...)
 	if !(c.Demo.DefaultFlawRate >= 0 && c.Demo.DefaultFlawRate <= 1) {
 		bad("demo.DefaultFlawRate", "must be a share in [0, 1], got %v", c.Demo.DefaultFlawRate)
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Demo.FlawRate)) {
+		if r := c.Demo.FlawRate[name]; !(r >= 0 && r <= 1) {
+			bad("demo.FlawRate", "%s: must be a share in [0, 1], got %v", name, r)
+		}
 	}
 	if !(c.Demo.BlockRate >= 0 && c.Demo.BlockRate <= 1) {
 		bad("demo.BlockRate", "must be a share in [0, 1], got %v", c.Demo.BlockRate)
@@ -178,6 +186,9 @@ func (c WarmupConfig) start() (task.Task, *policy.Policy, error) {
 	if err != nil {
 		return nil, nil, &settings.Error{Err: err}
 	}
+	if err := checkFlawNames(t, c.Demo.FlawRate); err != nil {
+		return nil, nil, &settings.Error{Err: err}
+	}
 	p, err := initPolicy(c)
 	if err != nil && c.Init != "" {
 		return nil, nil, &settings.Error{Err: settings.Problems{{Key: "init", Msg: err.Error()}}}
@@ -186,6 +197,22 @@ func (c WarmupConfig) start() (task.Task, *policy.Policy, error) {
 		return nil, nil, &settings.Error{Err: err}
 	}
 	return t, p, nil
+}
+
+// checkFlawNames reports a per-reward flaw rate whose name is none of t's
+// rewards: a typo would otherwise leave that reward at the default rate.
+func checkFlawNames(t task.Task, rates map[string]float64) error {
+	var names []string
+	for _, v := range t.Rewards() {
+		names = append(names, v.Name())
+	}
+	var ps settings.Problems
+	for _, name := range slices.Sorted(maps.Keys(rates)) {
+		if !slices.Contains(names, name) {
+			ps.Add("demo.FlawRate", "%s is not a reward of %s (its rewards: %s)", name, t.Name(), strings.Join(names, ", "))
+		}
+	}
+	return ps.Err()
 }
 
 // train takes c.Steps supervised steps of c.Batch demonstrations, drawn in

@@ -124,7 +124,7 @@ func compareFlags(fs *cli.Flags, c *lab.CompareConfig) (trainConfig *string) {
 		"memory_budget", "micro_batch")...)
 	fs.Bind(&c.Warmup, "warmup.", cli.Described("warm-up: ", cli.Pick(warmupSettings(),
 		map[string]string{"size": "warmup-size", "steps": "warmup-steps", "batch": "warmup-batch", "lr": "warmup-lr"},
-		"size", "steps", "batch", "lr", "demos", "demo.DefaultFlawRate", "demo.BlockRate"))...)
+		"size", "steps", "batch", "lr", "demos", "demo.DefaultFlawRate", "demo.FlawRate", "demo.BlockRate"))...)
 	fs.Bind(&c.Calibrate, "calibrate.", cli.Setting{Key: "prompts", Flag: "calibrate-prompts", Usage: "training prompts (× --group responses) sampled after warm-up to measure where each reward starts (0: no calibration)"})
 	fs.Deprecate(map[string]string{"beta": "place-beta"})
 	return trainConfig

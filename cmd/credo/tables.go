@@ -135,6 +135,7 @@ func warmupSettings() []cli.Setting {
 		{Key: "lr_warmup_steps", Flag: "lr-warmup", Usage: "learning-rate warm-up steps"},
 		{Key: "lr_min_ratio", Flag: "lr-min-ratio", Usage: "final learning rate as a share of the peak"},
 		{Key: "demo.DefaultFlawRate", Flag: "flaw-rate", Usage: "share of demonstrations that break each reward, so RL has something to fix"},
+		{Key: "demo.FlawRate", Flag: "reward-flaw-rate", Usage: "one reward's flaw rate as name=share, in place of --flaw-rate for it (repeatable), such as call=0.5 to flaw toolcall's calls but not their format"},
 		{Key: "demo.BlockRate", Flag: "block-rate", Usage: "share of demonstrations whose prompt carries information blocks the response follows"},
 		{Key: "seed", Flag: "seed", Usage: "seed of weights, demonstrations and batch order"},
 		{Key: "eval.eval_prompts", Flag: "eval-prompts", Usage: "test-split prompts evaluated at the end (0 skips)"},
@@ -147,10 +148,9 @@ func warmupSettings() []cli.Setting {
 
 // warmupNoFlag are the warm-up settings without a flag.
 var warmupNoFlag = cli.NoFlag{
-	"demo.FlawRate": "per-reward flaw rates are for experiments in Go (task.DemoConfig); the command line sets one rate for every reward (--flaw-rate)",
-	"eval.workers":  "the closing evaluation runs the task's own verifiers, 4 at once; not saved in warmup.json",
-	"eval.timeout":  "the closing evaluation's verifiers are the task's own, which answer well within their 2 s; not saved in warmup.json",
-	"eval.seed":     "the closing evaluation samples with the warm-up's --seed",
+	"eval.workers": "the closing evaluation runs the task's own verifiers, 4 at once; not saved in warmup.json",
+	"eval.timeout": "the closing evaluation's verifiers are the task's own, which answer well within their 2 s; not saved in warmup.json",
+	"eval.seed":    "the closing evaluation samples with the warm-up's --seed",
 }
 
 // compareNoFlag are the comparison settings without a flag of compare's own.
@@ -159,8 +159,7 @@ var compareNoFlag = cli.NoFlag{
 	"warmup.init":            "--init reuses a finished warm-up checkpoint instead of making one",
 	"warmup.lr_warmup_steps": warmupBySFT, "warmup.lr_min_ratio": warmupBySFT, "warmup.optimizer": warmupBySFT,
 	"warmup.seed": warmupBySFT, "warmup.eval": warmupBySFT, "warmup.memory_budget": warmupBySFT, "warmup.micro_batch": warmupBySFT, "warmup.tokenizer": warmupBySFT,
-	"warmup.demo.FlawRate": warmupNoFlag["demo.FlawRate"],
-	"calibrate.group":      calibrateFromTrain, "calibrate.max_tokens": calibrateFromTrain, "calibrate.temperature": calibrateFromTrain,
+	"calibrate.group": calibrateFromTrain, "calibrate.max_tokens": calibrateFromTrain, "calibrate.temperature": calibrateFromTrain,
 	"calibrate.eval_prompts": calibrateFromTrain, "calibrate.workers": calibrateFromTrain, "calibrate.timeout": calibrateFromTrain,
 	"calibrate.seed":         "the calibration samples with seed 1, the same for every comparison",
 	"calibrate.max_zero_var": calibrateBy, "calibrate.saturated": calibrateBy,
