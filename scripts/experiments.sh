@@ -88,7 +88,10 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
     slots-10m)
       # The 10M preset: does the gain grow with the model? (3 warm-ups × 2.)
       # Its warm-up at slots' lr 3e-3 stalled (loss 1.02, every slot 0.00
-      # after 1,500 steps, 5 December 2026), so 1e-3, nanoGPT's for ~10M.
+      # after 1,500 steps, 5 December 2026), so 1e-3, nanoGPT's for ~10M;
+      # at block rate 0.9 it still copies only from the blocks (every slot
+      # near 0 without them): docs/results/slots-10m.md has the recipe
+      # that counts (500 more steps at block rate 0.3) and its comparison.
       "$bin" compare --out "$out" "${slots[@]}" --warmup-size medium --warmup-lr 1e-3 --methods "${METHODS:-gdpo,span,mrtpo}" \
         --warmups "${WARMUPS:-3}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
     slots-neutral)
