@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/replay"
+	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/rollout"
 
@@ -202,10 +203,7 @@ func (c WarmupConfig) start() (task.Task, *policy.Policy, error) {
 // checkFlawNames reports a per-reward flaw rate whose name is none of t's
 // rewards: a typo would otherwise leave that reward at the default rate.
 func checkFlawNames(t task.Task, rates map[string]float64) error {
-	var names []string
-	for _, v := range t.Rewards() {
-		names = append(names, v.Name())
-	}
+	names := reward.NamesOf(t.Rewards())
 	var ps settings.Problems
 	for _, name := range slices.Sorted(maps.Keys(rates)) {
 		if !slices.Contains(names, name) {

@@ -110,3 +110,12 @@ func New(name, spec string) (Verifier, error) {
 
 // Names lists the registered verifier kinds in sorted order.
 func Names() []string { return verifiers.Names() }
+
+// NamesOf lists the names of vs, in their order.
+func NamesOf(vs []Verifier) []string {
+	names := make([]string, len(vs))
+	for i, v := range vs {
+		names[i] = v.Name()
+	}
+	return names
+}

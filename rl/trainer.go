@@ -348,13 +348,7 @@ func hasReward(vs []reward.Verifier, name string) bool {
 	return false
 }
 
-func rewardNames(vs []reward.Verifier) string {
-	names := make([]string, len(vs))
-	for i, v := range vs {
-		names[i] = v.Name()
-	}
-	return strings.Join(names, ", ")
-}
+func rewardNames(vs []reward.Verifier) string { return strings.Join(reward.NamesOf(vs), ", ") }
 
 // checkInfoBlocks fails early, with what to change, when the method
 // replays prompts without each reward's information block but no reward
