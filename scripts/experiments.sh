@@ -33,6 +33,9 @@
 #   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... ifeval-heldout;
 #   docs/results/sql-warmups.md:
 #   WARMUPS=3 SEEDS=1 ... sql sql-plain-heldout sql-plain
+#   arith's second test, stated before it ran (span − GDPO, Holm's m = 1,
+#   held out and development; docs/results/arith-warmups.md):
+#   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... arith-heldout arith
 #
 # Results go to runs/exp-<name>/ (table.md, report.html, one folder per
 # warm-up and run); compare resumes an interrupted comparison when run
@@ -83,7 +86,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # (p2t-code), with a PRM trained on default arith first.
       [ -f runs/prm-arith/prm.json ] || "$bin" prm train --task arith --out runs/prm-arith
       extra=(); [ "$name" = arith-heldout ] && extra=("${heldout[@]}")
-      "$bin" compare --out "$out" "${arith[@]}" --methods grpo,gdpo,p2t,p2t-code \
+      "$bin" compare --out "$out" "${arith[@]}" --methods "${METHODS:-grpo,gdpo,p2t,p2t-code}" \
         --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" --prompts 4 --group 16 "${extra[@]}" ;;
     slots-10m)
       # The 10M preset: does the gain grow with the model? (3 warm-ups × 2.)
