@@ -41,7 +41,8 @@
 # warm-up and run); compare resumes an interrupted comparison when run
 # again with the same settings, so an interrupted script continues where
 # it stopped. Costs on 2 cores with nothing else running: slots ~2.5 h,
-# ifeval and sql ~2 h each, arith ~1.5 h, slots-10m ~5 h (at WARMUPS=3
+# ifeval and sql ~2 h each, arith ~1 h (gdpo,span: 1 h at 5 × 2), slots-10m-plain
+# ~3.5 h (warm-ups 37 minutes each), slots-10m ~5 h (at WARMUPS=3
 # SEEDS=1: ifeval about 1 h, arith 25 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
