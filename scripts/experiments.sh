@@ -41,8 +41,8 @@
 # warm-up and run); compare resumes an interrupted comparison when run
 # again with the same settings, so an interrupted script continues where
 # it stopped. Costs on 2 cores with nothing else running: slots ~2.5 h,
-# ifeval and sql ~2 h each, arith ~1 h (gdpo,span: 1 h at 5 × 2), slots-10m-plain
-# ~3.5 h (warm-ups 37 minutes each), slots-10m ~5 h (at WARMUPS=3
+# ifeval and sql ~2 h each, arith ~1.5 h (METHODS=gdpo,span ~1 h),
+# slots-10m-plain ~3.5 h, slots-10m ~5 h (at WARMUPS=3
 # SEEDS=1: ifeval about 1 h, arith 25 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -94,14 +94,14 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # Its warm-up at slots' lr 3e-3 stalled (loss 1.02, every slot 0.00
       # after 1,500 steps, 5 December 2026), so 1e-3, nanoGPT's for ~10M;
       # at block rate 0.9 it still copies only from the blocks (every slot
-      # near 0 without them): docs/results/slots-10m.md has the recipe
-      # that counts (500 more steps at block rate 0.3) and its comparison.
+      # near 0 without them); slots-10m-plain is the recipe that counts
+      # (docs/results/slots-10m.md).
       "$bin" compare --out "$out" "${slots[@]}" --warmup-size medium --warmup-lr 1e-3 --methods "${METHODS:-gdpo,span,mrtpo}" \
         --warmups "${WARMUPS:-3}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
     slots-10m-plain)
       # The 10M preset warmed up at the default block rate (0.3) throughout,
-      # so it must read the question, not copy the blocks: the one-command
-      # form of the recipe that counted (docs/results/slots-10m.md).
+      # so it must read the question, not copy the blocks; every slot
+      # counts on each of 3 warm-ups (docs/results/slots-10m.md).
       "$bin" compare --out "$out" "${slots[@]}" --block-rate 0.3 --warmup-size medium --warmup-lr 1e-3 \
         --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-3}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
     slots-neutral)
