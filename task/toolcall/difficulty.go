@@ -13,6 +13,7 @@ var knobs = []task.Knob{
 	{Name: "tools", Default: "2", Help: "tools offered per prompt, the target among them (1..5); more tools, more to choose from and a longer prompt"},
 	{Name: "optional", Default: "mixed", Help: "optional arguments (weather unit, timer label, search limit): mixed (the request states them in 1/3 to 1/2 of prompts), omit (never stated: fewer arguments to write), state (always stated: more)"},
 	{Name: "vocab", Default: "20", Help: "words each free-string argument (city, label, phrase, query, currency) draws from: the first N of its list (2..20; 20 is every list whole)"},
+	{Name: "max", Default: "500", Help: "largest number a request states (1..500): timer minutes, convert amounts and search limits are drawn from 1..min(max, the tool's own 90, 500, 20); a small policy copies a number of a few values as it copies a word"},
 }
 
 // Optional-argument modes.
@@ -27,6 +28,7 @@ type settings struct {
 	tools    int    // tools offered per prompt
 	optional string // optMixed, optOmit or optState
 	vocab    int    // words per free-string vocabulary
+	max      int    // largest number a request states
 }
 
 // readSettings checks d against knobs and reads it.
@@ -40,6 +42,9 @@ func readSettings(d task.Difficulty) (settings, error) {
 		return s, err
 	}
 	if s.vocab, err = d.Int("vocab", 20, 2, 20); err != nil {
+		return s, err
+	}
+	if s.max, err = d.Int("max", 500, 1, 500); err != nil {
 		return s, err
 	}
 	s.optional = optMixed
@@ -66,6 +71,10 @@ func (s *settings) omit(r *rand.Rand, n int) bool {
 	}
 	return x
 }
+
+// number draws from 1..min(s.max, n); at the default it is the draw the
+// task made before the setting existed.
+func (s *settings) number(r *rand.Rand, n int) int { return 1 + r.IntN(min(s.max, n)) }
 
 // words is the first s.vocab words of a vocabulary (all of a shorter one).
 func (s *settings) words(xs []string) []string { return xs[:min(s.vocab, len(xs))] }

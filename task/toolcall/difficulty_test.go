@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -120,12 +121,42 @@ func TestVocabKnob(t *testing.T) {
 	}
 }
 
+// max=N bounds every number a request states; the default keeps each
+// tool's own range, so its prompts are the ones the task made before.
+func TestMaxKnob(t *testing.T) {
+	largest := func(tk *Task) float64 {
+		top := 0.0
+		for i := range 600 {
+			for _, a := range tk.Prompt(task.Train, i).Ref.(*Ref).Answer.Params {
+				for _, v := range a.Values {
+					if x, err := strconv.ParseFloat(v.Num, 64); v.Kind == Number && err == nil && x > top {
+						top = x
+					}
+				}
+			}
+		}
+		return top
+	}
+	if got := largest(tuned(t, "max=9")); got < 5 || got >= 10 { // convert may add .75 to 9
+		t.Errorf("max=9: largest number %v, want in [5, 10)", got)
+	}
+	if got := largest(tuned(t, "")); got <= 90 {
+		t.Errorf("default: largest number %v, want convert's amounts above 90", got)
+	}
+	def, same := tuned(t, ""), tuned(t, "max=500")
+	for i := range 50 {
+		if a, b := def.Prompt(task.Train, i).Text, same.Prompt(task.Train, i).Text; a != b {
+			t.Fatalf("max=500 changed prompt %d: %q, default %q", i, b, a)
+		}
+	}
+}
+
 // At every setting the clean demonstrations score 1 on both rewards and
 // the flawed ones break what they say (a single offered tool included,
 // where no other name can be called).
 func TestDemosAtSettings(t *testing.T) {
 	ctx := context.Background()
-	for _, spec := range []string{"tools=1", "tools=4,optional=state", "vocab=2,optional=omit"} {
+	for _, spec := range []string{"tools=1", "tools=4,optional=state", "vocab=2,optional=omit", "tools=1,max=9"} {
 		tk := tuned(t, spec)
 		demos, refs, counters := tk.demos(400, 3, task.DemoConfig{DefaultFlawRate: 0.3, BlockRate: 0.3})
 		for i, d := range demos {
@@ -148,5 +179,5 @@ func TestDemosAtSettings(t *testing.T) {
 }
 
 func TestBadSettings(t *testing.T) {
-	tasktest.Refuses(t, "toolcall", "tools=0", "tools=6", "tools=two", "vocab=1", "vocab=21", "optional=some", "level=2")
+	tasktest.Refuses(t, "toolcall", "tools=0", "tools=6", "tools=two", "vocab=1", "vocab=21", "max=0", "max=501", "max=nine", "optional=some", "level=2")
 }

@@ -85,7 +85,7 @@ var drawers = map[string]func(r *rand.Rand, s *settings) draw{
 		return d
 	},
 	"convert": func(r *rand.Rand, s *settings) draw {
-		amount := fmt.Sprint(1 + r.IntN(500))
+		amount := fmt.Sprint(s.number(r, 500))
 		if r.IntN(2) == 0 {
 			amount += pick(r, []string{".5", ".25", ".75", ".1"})
 		}
@@ -100,7 +100,7 @@ var drawers = map[string]func(r *rand.Rand, s *settings) draw{
 		}
 	},
 	"timer": func(r *rand.Rand, s *settings) draw {
-		m := 1 + r.IntN(90)
+		m := s.number(r, 90)
 		d := draw{think: fmt.Sprintf("timer %d min", m), args: []Accepted{accept("minutes", intVal(m))}}
 		if s.omit(r, 2) {
 			d.request = fmt.Sprintf(pick(r, []string{"Set a timer for %d minutes.", "Timer for %d min, please.", "Remind me in %d minutes."}), m)
@@ -133,7 +133,7 @@ var drawers = map[string]func(r *rand.Rand, s *settings) draw{
 			d.args = append(d.args, accept("limit", strVal(""), intVal(5)))
 			return d
 		}
-		n := 1 + r.IntN(20)
+		n := s.number(r, 20)
 		if r.IntN(2) == 0 {
 			d.request = fmt.Sprintf("Find %d results for %s.", n, q)
 		} else {
