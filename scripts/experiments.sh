@@ -19,6 +19,7 @@
 #     names: slots slots-heldout ifeval ifeval-heldout sql sql-heldout
 #            sql-plain sql-plain-heldout arith arith-heldout slots-10m
 #            slots-10m-plain slots-neutral toolcall toolcall-heldout
+#            toolcall-args toolcall-args-heldout
 #   WARMUPS=3 SEEDS=1 scripts/experiments.sh slots    (a smaller run)
 #   METHODS=gdpo,span scripts/experiments.sh ifeval-heldout
 #     (other methods for the comparisons of grpo,gdpo,span[,mrtpo]; a later
@@ -38,7 +39,10 @@
 #   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... arith-heldout arith
 #   toolcall's test, stated before it ran (span − GDPO, Holm's m = 1, held
 #   out; development beside it; docs/results/toolcall-warmups.md):
-#   WARMUPS=5 SEEDS=2 ... toolcall-heldout and WARMUPS=3 SEEDS=1 ... toolcall
+#   WARMUPS=5 SEEDS=2 ... toolcall-heldout and WARMUPS=3 SEEDS=1 ... toolcall;
+#   its second test, every call with several arguments (the same
+#   protocol and document):
+#   WARMUPS=5 SEEDS=2 ... toolcall-args-heldout and WARMUPS=3 SEEDS=1 ... toolcall-args
 #
 # Results go to runs/exp-<name>/ (table.md, report.html, one folder per
 # warm-up and run); compare resumes an interrupted comparison when run
@@ -75,6 +79,13 @@ sqlplain=(--task sql --warmup-steps 300 --steps 40 --lr 1.5e-4 --eval-every 20 -
 # also fails the call; G = 16 as arith, so `call` varies in ~87% of groups.
 toolcall=(--task toolcall --difficulty tools=1,optional=omit,vocab=4,max=9 --warmup-steps 1000 --warmup-lr 3e-3
   --flaw-rate 0.3 --steps 40 --lr 1.5e-4 --eval-every 20 --eval-prompts 64)
+# toolcall-args: the optional arguments always stated, so every call has
+# two or three arguments and a failed call is usually one wrong argument
+# among right ones (the case token credit is for); numbers fixed at 1,
+# since the 1M policy guesses even a one-digit number (1 in 9 at max=9),
+# which left 31% of groups without variance in `call`.
+toolcallargs=(--task toolcall --difficulty tools=1,optional=state,vocab=4,max=1 --warmup-steps 1000 --warmup-lr 3e-3
+  --flaw-rate 0.3 --steps 40 --lr 1.5e-4 --eval-every 20 --eval-prompts 64)
 arith=(--task arith --difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0 --warmup-steps 500
   --steps 60 --lr 1.5e-4 --eval-every 20 --eval-prompts 64 --prm runs/prm-arith)
 four=(--methods "${METHODS:-grpo,gdpo,span,mrtpo}")
@@ -97,6 +108,10 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
     toolcall|toolcall-heldout)
       extra=(); [ "$name" = toolcall-heldout ] && extra=("${heldout[@]}")
       "$bin" compare --out "$out" "${toolcall[@]}" --methods "${METHODS:-gdpo,span}" \
+        --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" --prompts 4 --group 16 "${extra[@]}" ;;
+    toolcall-args|toolcall-args-heldout)
+      extra=(); [ "$name" = toolcall-args-heldout ] && extra=("${heldout[@]}")
+      "$bin" compare --out "$out" "${toolcallargs[@]}" --methods "${METHODS:-gdpo,span}" \
         --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" --prompts 4 --group 16 "${extra[@]}" ;;
     arith|arith-heldout)
       # P2T as its paper writes it (p2t) and as its released code runs it
@@ -125,7 +140,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # text of its length instead of removed (mrtpo+neutral), on slots'
       # warm-ups (the comparison grows by one method).
       "$bin" compare --out runs/exp-slots "${slots[@]}" --methods grpo,gdpo,span,mrtpo,mrtpo+neutral "${protocol[@]}" ;;
-    *) echo "unknown comparison $name (known: slots slots-heldout ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout slots-10m slots-10m-plain slots-neutral toolcall toolcall-heldout)" >&2; exit 2 ;;
+    *) echo "unknown comparison $name (known: slots slots-heldout ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout slots-10m slots-10m-plain slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done
