@@ -51,7 +51,8 @@
 # ifeval and sql ~2 h each, arith ~1.5 h (METHODS=gdpo,span ~1 h),
 # slots-10m-plain ~3.5 h, slots-10m ~5 h (at WARMUPS=3
 # SEEDS=1: ifeval about 1 h, arith 25 minutes); toolcall-heldout at 5 × 2
-# ~1.5 h, toolcall at 3 × 1 ~40 minutes.
+# ~1.5 h, toolcall at 3 × 1 ~40 minutes; toolcall-args-heldout at 5 × 2
+# ~1.8 h (107 minutes beside the niced development run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
