@@ -78,15 +78,15 @@ sqlplain=(--task sql --warmup-steps 300 --steps 40 --lr 1.5e-4 --eval-every 20 -
 # prompt fails in all its samples and `call` cannot be counted
 # (docs/results/toolcall-warmups.md); flaws at 0.3, since a format flaw
 # also fails the call; G = 16 as arith, so `call` varies in ~87% of groups.
-toolcall=(--task toolcall --difficulty tools=1,optional=omit,vocab=4,max=9 --warmup-steps 1000 --warmup-lr 3e-3
-  --flaw-rate 0.3 --steps 40 --lr 1.5e-4 --eval-every 20 --eval-prompts 64)
+toolcall=(--task toolcall --warmup-steps 1000 --warmup-lr 3e-3 --flaw-rate 0.3 --steps 40 --lr 1.5e-4
+  --eval-every 20 --eval-prompts 64 --prompts 4 --group 16)
+toolcallone=(--difficulty tools=1,optional=omit,vocab=4,max=9)
 # toolcall-args: the optional arguments always stated, so every call has
 # two or three arguments and a failed call is usually one wrong argument
 # among right ones (the case token credit is for); numbers fixed at 1,
 # since the 1M policy guesses even a one-digit number (1 in 9 at max=9),
 # which left 31% of groups without variance in `call`.
-toolcallargs=(--task toolcall --difficulty tools=1,optional=state,vocab=4,max=1 --warmup-steps 1000 --warmup-lr 3e-3
-  --flaw-rate 0.3 --steps 40 --lr 1.5e-4 --eval-every 20 --eval-prompts 64)
+toolcallargs=(--difficulty tools=1,optional=state,vocab=4,max=1)
 arith=(--task arith --difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0 --warmup-steps 500
   --steps 60 --lr 1.5e-4 --eval-every 20 --eval-prompts 64 --prm runs/prm-arith)
 four=(--methods "${METHODS:-grpo,gdpo,span,mrtpo}")
@@ -106,14 +106,11 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
     sql-heldout)    "$bin" compare --out "$out" "${sql[@]}" "${three[@]}" "${protocol[@]}" "${heldout[@]}" ;;
     sql-plain)      "$bin" compare --out "$out" "${sqlplain[@]}" "${three[@]}" "${protocol[@]}" ;;
     sql-plain-heldout) "$bin" compare --out "$out" "${sqlplain[@]}" "${three[@]}" "${protocol[@]}" "${heldout[@]}" ;;
-    toolcall|toolcall-heldout)
-      extra=(); [ "$name" = toolcall-heldout ] && extra=("${heldout[@]}")
-      "$bin" compare --out "$out" "${toolcall[@]}" --methods "${METHODS:-gdpo,span}" \
-        --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" --prompts 4 --group 16 "${extra[@]}" ;;
-    toolcall-args|toolcall-args-heldout)
-      extra=(); [ "$name" = toolcall-args-heldout ] && extra=("${heldout[@]}")
-      "$bin" compare --out "$out" "${toolcallargs[@]}" --methods "${METHODS:-gdpo,span}" \
-        --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" --prompts 4 --group 16 "${extra[@]}" ;;
+    toolcall|toolcall-heldout|toolcall-args|toolcall-args-heldout)
+      d=("${toolcallone[@]}"); [[ $name = toolcall-args* ]] && d=("${toolcallargs[@]}")
+      extra=(); [[ $name = *-heldout ]] && extra=("${heldout[@]}")
+      "$bin" compare --out "$out" "${toolcall[@]}" "${d[@]}" --methods "${METHODS:-gdpo,span}" \
+        --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" "${extra[@]}" ;;
     arith|arith-heldout)
       # P2T as its paper writes it (p2t) and as its released code runs it
       # (p2t-code), with a PRM trained on default arith first.
