@@ -18,7 +18,7 @@
 #   scripts/experiments.sh [NAME ...]
 #     names: slots slots-heldout ifeval ifeval-heldout sql sql-heldout
 #            sql-plain sql-plain-heldout arith arith-heldout slots-10m
-#            slots-10m-plain slots-neutral toolcall toolcall-heldout
+#            slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout
 #            toolcall-args toolcall-args-heldout
 #   WARMUPS=3 SEEDS=1 scripts/experiments.sh slots    (a smaller run)
 #   METHODS=gdpo,span scripts/experiments.sh ifeval-heldout
@@ -133,12 +133,19 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # counts on each of 3 warm-ups (docs/results/slots-10m.md).
       "$bin" compare --out "$out" "${slots[@]}" --block-rate 0.3 --warmup-size medium --warmup-lr 1e-3 \
         --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-3}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
+    ifeval-10m)
+      # The 10M preset on ifeval, development prompts: does the gain grow
+      # with the model? Warm-up lr 1e-3 as slots-10m (10M stalls at the 1M
+      # rates). A 10M warm-up is ~50 minutes here and an RL run ~15, so
+      # one warm-up × 2 seeds (docs/results/ifeval-10m.md).
+      "$bin" compare --out "$out" "${ifeval[@]}" --warmup-size medium --warmup-lr 1e-3 --methods "${METHODS:-gdpo,span}" \
+        --warmups "${WARMUPS:-1}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
     slots-neutral)
       # The equal-length control: replay with block k replaced by neutral
       # text of its length instead of removed (mrtpo+neutral), on slots'
       # warm-ups (the comparison grows by one method).
       "$bin" compare --out runs/exp-slots "${slots[@]}" --methods grpo,gdpo,span,mrtpo,mrtpo+neutral "${protocol[@]}" ;;
-    *) echo "unknown comparison $name (known: slots slots-heldout ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout slots-10m slots-10m-plain slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout)" >&2; exit 2 ;;
+    *) echo "unknown comparison $name (known: slots slots-heldout ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done
