@@ -44,6 +44,7 @@ func commands() map[string]command {
 		"report":      {"write a self-contained HTML report of a run or compare directory", runReport},
 		"import-gguf": {"convert a llama GGUF file (llama.cpp) into a Hugging Face folder credo loads", runImportGGUF},
 		"blocks":      {"does a checkpoint read its rewards' information blocks? (the block diagnostic)", runBlocks},
+		"focus":       {"how much can token credit change an update? where a uniform advantage's logit update lands on a run's samples", runFocus},
 	}
 }
 
