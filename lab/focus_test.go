@@ -107,6 +107,14 @@ func TestFocus(t *testing.T) {
 	if rep.Rewards[1].Reward != "no_comma failed" || !strings.Contains(rep.String(), "no_comma failed") {
 		t.Errorf("rows %q, %q; want the failed verdicts' row second and in the table", rep.Rewards[0].Reward, rep.Rewards[1].Reward)
 	}
+	many := make([]run.Sample, 2*focusChunk+3) // several Replay calls: the same shares
+	for i := range many {
+		many[i] = failed
+	}
+	if r, err := Focus(context.Background(), rp, tok, many); err != nil || r.Samples != len(many) || r.Rewards[0].Pairs != len(many) ||
+		math.Abs(r.Rewards[0].Uniform-0.5/0.9) > 1e-5 {
+		t.Errorf("%d copies: %+v, %v; want every one counted, uniform %.6f", len(many), r, err, 0.5/0.9)
+	}
 	if _, err := Focus(context.Background(), rp, tok, []run.Sample{foreign}); err == nil || !strings.Contains(err.Error(), "re-encodes") {
 		t.Errorf("only foreign samples: %v, want an error saying none re-encodes", err)
 	}
