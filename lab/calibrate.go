@@ -12,6 +12,7 @@ import (
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/replay"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/sample"
@@ -48,8 +49,10 @@ func DefaultCalibrate() CalibrateConfig {
 }
 
 // Calibrate samples c.Group responses to each of the first c.Prompts
-// training prompts and reports, per reward, the pass rate and the share of
-// groups without variance. A reward is counted when fewer than
+// training prompts and reports, per reward, the pass rate, the share of
+// groups without variance and, over its failed verdicts with spans, how
+// much of a uniform advantage's update already lands on what they quote
+// (the focus diagnostic's Share(g), from a replay of every response). A reward is counted when fewer than
 // c.MaxZeroVar of its groups lack variance and its pass rate is below
 // c.Saturated.
 func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Verifier, c CalibrateConfig, log io.Writer) (run.Calibration, error) {
@@ -60,6 +63,8 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 	const chunk = 8                               // prompts per generation call: bounded memory, a progress bar that moves
 	verdicts := make([][]reward.Verdict, len(vs)) // [K][N]
 	bar := progress.New(log, "calibrate", 0, c.Prompts)
+	rp := replay.New(p.Model, p.Tok, 32)
+	blamed := make(blamedSums, len(vs))
 	for start := 0; start < c.Prompts; start += chunk {
 		n := min(chunk, c.Prompts-start)
 		prompts := make([]task.Prompt, n)
@@ -76,11 +81,16 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 		for k := range vs {
 			verdicts[k] = append(verdicts[k], ro.Verdicts[k]...)
 		}
+		if err := blamed.add(ctx, rp, ro); err != nil {
+			return out, fmt.Errorf("calibrate: %w", err)
+		}
 		bar.Update(start+n, "")
 	}
 	bar.Done()
 	for k, v := range vs {
-		out.Rewards = append(out.Rewards, startOf(v.Name(), verdicts[k], c))
+		r := startOf(v.Name(), verdicts[k], c)
+		r.Blamed, r.BlamedTokens, r.BlamedUniform = blamed.of(k)
+		out.Rewards = append(out.Rewards, r)
 	}
 	if c.EvalPrompts > 0 {
 		res, err := rollout.Evaluate(ctx, p, t, vs, rollout.EvalConfig{Prompts: c.EvalPrompts, MaxTokens: c.MaxTokens,
@@ -121,4 +131,60 @@ func startOf(name string, vd []reward.Verdict, c CalibrateConfig) run.RewardStar
 		r.Counted = true
 	}
 	return r
+}
+
+// blamedSums accumulates, per reward, the failed verdicts that quote part
+// of their response: count, Σ tokens' share, Σ Share(g).
+type blamedSums []struct {
+	n              int
+	tokens, update float64
+}
+
+// add replays a rollout's responses and adds its failed verdicts.
+func (b blamedSums) add(ctx context.Context, rp credit.Replayer, ro rollout.Rollouts) error {
+	reqs := make([]credit.ReplayRequest, len(ro.Responses))
+	for i, r := range ro.Responses {
+		reqs[i] = credit.ReplayRequest{Prompt: ro.Prompts[r.Prompt].Text, Response: r.Tokens}
+	}
+	g, err := gradientNorms(ctx, rp, reqs)
+	if err != nil {
+		return err
+	}
+	for k := range b {
+		for i, v := range ro.Verdicts[k] {
+			if v.Skip || v.Score >= 1 || len(v.Spans) == 0 {
+				continue
+			}
+			strength := make([]float64, len(g[i]))
+			reward.NewTokenRanges(ro.Responses[i].Offsets).Fill(strength, nil, v.Spans)
+			checked, ok := checkedShare(strength)
+			if !ok {
+				continue
+			}
+			b[k].n++
+			b[k].tokens += checked
+			b[k].update += share(g[i], nil, strength)
+		}
+	}
+	return nil
+}
+
+// of is reward k's count and mean shares.
+func (b blamedSums) of(k int) (int, float64, float64) {
+	if b[k].n == 0 {
+		return 0, 0, 0
+	}
+	n := float64(b[k].n)
+	return b[k].n, b[k].tokens / n, b[k].update / n
+}
+
+// BlamedInWords is a calibration line's tail on r's failed verdicts: what
+// share of the response they quote and of a uniform advantage's update
+// already lands there; "" without such verdicts.
+func BlamedInWords(r run.RewardStart) string {
+	if r.Blamed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; its failed verdicts quote %.0f%% of a response, where %.0f%% of a uniform advantage's update already lands",
+		100*r.BlamedTokens, 100*r.BlamedUniform)
 }

@@ -173,17 +173,12 @@ type focusSum struct {
 }
 
 func (f *focusSum) add(g, strength, q []float64) {
-	checked := 0
-	for _, w := range strength {
-		if w > 0 {
-			checked++
-		}
-	}
-	if checked == 0 || checked == len(g) {
+	checked, ok := checkedShare(strength)
+	if !ok {
 		return
 	}
 	f.pairs++
-	f.checked += float64(checked) / float64(len(g))
+	f.checked += checked
 	f.uniform += share(g, nil, strength)
 	for t, w := range strength {
 		if w > 0 {
@@ -199,6 +194,18 @@ func (f *focusSum) add(g, strength, q []float64) {
 		f.loggedShare += share(q, nil, strength)
 		f.weighted += share(q, g, strength)
 	}
+}
+
+// checkedShare is the share of tokens with strength > 0, and whether they
+// are some but not all (else no share on them says anything).
+func checkedShare(strength []float64) (float64, bool) {
+	checked := 0
+	for _, w := range strength {
+		if w > 0 {
+			checked++
+		}
+	}
+	return float64(checked) / float64(max(len(strength), 1)), checked > 0 && checked < len(strength)
 }
 
 // share is Σ_{t checked} |a_t|·b_t / Σ_t |a_t|·b_t (b = 1 when nil); 0

@@ -8,7 +8,10 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/rollout"
 	"github.com/credo-rl/credo/run"
+	"github.com/credo-rl/credo/sample"
+	"github.com/credo-rl/credo/task"
 	"github.com/credo-rl/credo/tokenizer"
 )
 
@@ -117,5 +120,47 @@ func TestFocus(t *testing.T) {
 	}
 	if _, err := Focus(context.Background(), rp, tok, []run.Sample{foreign}); err == nil || !strings.Contains(err.Error(), "re-encodes") {
 		t.Errorf("only foreign samples: %v, want an error saying none re-encodes", err)
+	}
+}
+
+// TestBlamed: a calibration counts only failed verdicts that quote part of
+// their response, with the same shares as Focus.
+func TestBlamed(t *testing.T) {
+	tok, err := tokenizer.NewBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, offsets := tok.Encode("ab,c")
+	resp := sample.Response{Prompt: 0, Text: "ab,c", Tokens: append(ids, tok.EOS()), Offsets: append(offsets, [2]int{4, 4})}
+	comma := []reward.Span{{Start: 2, End: 3}}
+	ro := rollout.Rollouts{
+		Prompts:   []task.Prompt{{Text: "write"}},
+		Responses: []sample.Response{resp, resp, resp},
+		Verdicts: [][]reward.Verdict{{
+			{Score: 0, Spans: comma}, // counted
+			{Score: 1, Spans: comma}, // passed
+			{Score: 0},               // quotes nothing
+		}},
+	}
+	rp := focusReplayer{vocab: tok.VocabSize(), sure: func(t int) float32 {
+		if t == 2 {
+			return 0.5
+		}
+		return 0.9
+	}}
+	b := make(blamedSums, 1)
+	if err := b.add(context.Background(), rp, ro); err != nil {
+		t.Fatal(err)
+	}
+	n, tokens, update := b.of(0)
+	if n != 1 || math.Abs(tokens-0.2) > 1e-9 || math.Abs(update-0.5/0.9) > 1e-6 {
+		t.Errorf("blamed %d, tokens %.4f, update %.4f; want 1, 0.2, %.4f", n, tokens, update, 0.5/0.9)
+	}
+	words := BlamedInWords(run.RewardStart{Blamed: n, BlamedTokens: tokens, BlamedUniform: update})
+	if !strings.Contains(words, "quote 20% of a response, where 56% of a uniform advantage's update") {
+		t.Errorf("in words: %q", words)
+	}
+	if BlamedInWords(run.RewardStart{}) != "" {
+		t.Error("a reward without failed quoting verdicts gets words")
 	}
 }

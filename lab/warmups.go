@@ -116,7 +116,7 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 		if st.index > 0 {
 			who = fmt.Sprintf(" (warm-up %d)", st.index)
 		}
-		fmt.Fprintf(log, "calibration%s: %s starts at %.2f, %.0f%% of groups without variance: %s\n", who, r.Reward, r.Pass, 100*r.ZeroVar, status)
+		fmt.Fprintf(log, "calibration%s: %s starts at %.2f, %.0f%% of groups without variance: %s%s\n", who, r.Reward, r.Pass, 100*r.ZeroVar, status, BlamedInWords(r))
 	}
 	if err := run.WriteJSON(path, cal); err != nil {
 		return err

@@ -259,6 +259,14 @@ type RewardStart struct {
 	// says why not.
 	Counted bool   `json:"counted"`
 	Why     string `json:"why,omitempty"`
+	// Over the failed verdicts that quote some but not all of their
+	// response (Blamed of them): the quoted tokens' mean share of the
+	// response (BlamedTokens) and of a uniform advantage's logit update
+	// (BlamedUniform, lab.Focus's Share(g)). Near 1, GDPO's update already
+	// lands where span's would, and placing the credit can add little.
+	Blamed        int     `json:"blamed,omitempty"`
+	BlamedTokens  float64 `json:"blamed_tokens,omitempty"`
+	BlamedUniform float64 `json:"blamed_uniform,omitempty"`
 }
 
 // Counted lists the rewards a comparison judges methods on.

@@ -17,7 +17,10 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	c := lab.DefaultCalibrate()
 	fs := newFlags("calibrate", "Samples groups from a warmed-up policy on the first training prompts, as RL would,\n"+
 		"and reports per reward the pass rate and the share of groups without variance: which\n"+
-		"rewards a comparison can judge methods on at this difficulty.", stdout, stderr)
+		"rewards a comparison can judge methods on at this difficulty. Over each reward's failed\n"+
+		"verdicts it also reports the share of a response they quote and the share of a uniform\n"+
+		"advantage's logit update that already lands there (the focus diagnostic, `credo focus`):\n"+
+		"where that is near 100%, GDPO's update already falls where span's would.", stdout, stderr)
 	dir := fs.String("init", "", "warmed-up policy folder (required)")
 	taskName := fs.String("task", "toolcall", "task")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
@@ -60,13 +63,19 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 // calibrationTable is a calibration as a plain-text table.
 func calibrationTable(c run.Calibration) string {
-	s := fmt.Sprintf("%s (%d prompts × %d responses)\n%-12s %6s %9s  %s\n", c.Task, c.Prompts, c.Group, "reward", "pass", "zero-var", "counted")
+	s := fmt.Sprintf("%s (%d prompts × %d responses)\n%-12s %6s %9s %8s %8s  %s\n", c.Task, c.Prompts, c.Group,
+		"reward", "pass", "zero-var", "quoted", "uniform", "counted")
 	for _, r := range c.Rewards {
 		counted := "yes"
 		if !r.Counted {
 			counted = "no: " + r.Why
 		}
-		s += fmt.Sprintf("%-12s %6.3f %8.0f%%  %s\n", r.Reward, r.Pass, 100*r.ZeroVar, counted)
+		quoted, uniform := "-", "-"
+		if r.Blamed > 0 {
+			quoted, uniform = fmt.Sprintf("%.0f%%", 100*r.BlamedTokens), fmt.Sprintf("%.0f%%", 100*r.BlamedUniform)
+		}
+		s += fmt.Sprintf("%-12s %6.3f %8.0f%% %8s %8s  %s\n", r.Reward, r.Pass, 100*r.ZeroVar, quoted, uniform, counted)
 	}
-	return s
+	return s + "quoted: the share of a response its failed verdicts quote; uniform: the share of a uniform advantage's\n" +
+		"update that already lands there (credo focus); near 100%, token credit can add little to GDPO\n"
 }
