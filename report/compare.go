@@ -92,8 +92,9 @@ func readOptional[T any](dir, path string) (*T, error) {
 
 // mergeCalibrations summarises the calibrations of several warm-ups: each
 // reward's pass rate, zero-variance share and starting evaluation are
-// their means, and it is counted when every warm-up counts it (the first
-// reason against it otherwise).
+// their means, its failed quoting verdicts (Blamed) their sum with the
+// shares weighted by them, and it is counted when every warm-up counts it
+// (the first reason against it otherwise).
 func mergeCalibrations(cals []*run.Calibration) *run.Calibration {
 	out := *cals[0]
 	out.Rewards = slices.Clone(out.Rewards)
@@ -101,6 +102,7 @@ func mergeCalibrations(cals []*run.Calibration) *run.Calibration {
 	for i := range out.Rewards {
 		r := &out.Rewards[i]
 		r.Pass, r.ZeroVar, r.Groups = 0, 0, 0
+		r.Blamed, r.BlamedTokens, r.BlamedUniform = 0, 0, 0
 		for _, cal := range cals {
 			for _, x := range cal.Rewards {
 				if x.Reward != r.Reward {
@@ -109,10 +111,19 @@ func mergeCalibrations(cals []*run.Calibration) *run.Calibration {
 				r.Pass += x.Pass / float64(len(cals))
 				r.ZeroVar += x.ZeroVar / float64(len(cals))
 				r.Groups += x.Groups
+				r.Blamed += x.Blamed // summed; the shares weighted by it, below
+				r.BlamedTokens += x.BlamedTokens * float64(x.Blamed)
+				r.BlamedUniform += x.BlamedUniform * float64(x.Blamed)
 				if !x.Counted && r.Counted {
 					r.Counted, r.Why = false, x.Why
 				}
 			}
+		}
+	}
+	for i := range out.Rewards {
+		if r := &out.Rewards[i]; r.Blamed > 0 {
+			r.BlamedTokens /= float64(r.Blamed)
+			r.BlamedUniform /= float64(r.Blamed)
 		}
 	}
 	for k := range cals[0].Eval {

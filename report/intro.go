@@ -27,7 +27,8 @@ const goodResult = "What a good result looks like: a token-level method (span, m
 	"With one seed the table shows what happened, not which method is better."
 
 // intro is the page's opening: the task, its difficulty, what a good
-// result looks like, and the warm-ups' block diagnostic where they have one.
+// result looks like, the warm-ups' block diagnostic where they have one,
+// and the calibration's focus figures where it has them.
 func intro(c *Comparison) []string {
 	task, ok := taskIntros[c.Task]
 	if !ok {
@@ -41,6 +42,9 @@ func intro(c *Comparison) []string {
 	out := []string{task, goodResult}
 	if b := BlocksNote(c); b != "" {
 		out = append(out, b)
+	}
+	if f := FocusNote(c); f != "" {
+		out = append(out, f)
 	}
 	return out
 }

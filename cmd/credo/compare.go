@@ -163,8 +163,10 @@ func compare(ctx context.Context, fs *cli.Flags, cmd string, args []string, c la
 	}
 	rows := report.Table(cmp)
 	head := ""
-	if b := report.BlocksNote(cmp); b != "" {
-		head = b + "\n\n"
+	for _, note := range []string{report.BlocksNote(cmp), report.FocusNote(cmp)} {
+		if note != "" {
+			head += note + "\n\n"
+		}
 	}
 	md := filepath.Join(c.Out, "table.md")
 	if err := writeText(md, head+report.Markdown(rows)); err != nil {
