@@ -17,7 +17,8 @@
 #
 #   scripts/experiments.sh [NAME ...]
 #     names: slots slots-heldout ifeval ifeval-heldout sql sql-heldout
-#            sql-plain sql-plain-heldout arith arith-heldout slots-10m
+#            sql-plain sql-plain-heldout arith arith-heldout arith-two
+#            arith-two-heldout slots-10m
 #            slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout
 #            toolcall-args toolcall-args-heldout
 #   WARMUPS=3 SEEDS=1 scripts/experiments.sh slots    (a smaller run)
@@ -87,8 +88,13 @@ toolcallone=(--difficulty tools=1,optional=omit,vocab=4,max=9)
 # since the 1M policy guesses even a one-digit number (1 in 9 at max=9),
 # which left 31% of groups without variance in `call`.
 toolcallargs=(--difficulty tools=1,optional=state,vocab=4,max=1)
-arith=(--task arith --difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0 --warmup-steps 500
-  --steps 60 --lr 1.5e-4 --eval-every 20 --eval-prompts 64 --prm runs/prm-arith)
+arith=(--task arith --warmup-steps 500 --steps 60 --lr 1.5e-4 --eval-every 20 --eval-prompts 64 --prm runs/prm-arith)
+arithone=(--difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0)
+# arith-two: two-step sums, so a failed answer is one wrong step among
+# two; its calibration's focus figures (answer: failed verdicts quote 13%
+# of a response, 34% of a uniform advantage's update already there,
+# against 25% and 70% at one step) leave span room to move the update.
+arithtwo=(--difficulty min_ops=2,max_ops=2,operators=+,max=9,words=0)
 four=(--methods "${METHODS:-grpo,gdpo,span,mrtpo}")
 # sql leaves mrtpo out: on sql its replay took 42% of a step and it trailed
 # GDPO on executes (docs/results/sql-short.md), so the time buys a second
@@ -111,12 +117,13 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       extra=(); [[ $name = *-heldout ]] && extra=("${heldout[@]}")
       "$bin" compare --out "$out" "${toolcall[@]}" "${d[@]}" --methods "${METHODS:-gdpo,span}" \
         --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" "${extra[@]}" ;;
-    arith|arith-heldout)
+    arith|arith-heldout|arith-two|arith-two-heldout)
       # P2T as its paper writes it (p2t) and as its released code runs it
       # (p2t-code), with a PRM trained on default arith first.
       [ -f runs/prm-arith/prm.json ] || "$bin" prm train --task arith --out runs/prm-arith
-      extra=(); [ "$name" = arith-heldout ] && extra=("${heldout[@]}")
-      "$bin" compare --out "$out" "${arith[@]}" --methods "${METHODS:-grpo,gdpo,p2t,p2t-code}" \
+      d=("${arithone[@]}"); [[ $name = arith-two* ]] && d=("${arithtwo[@]}")
+      extra=(); [[ $name = *-heldout ]] && extra=("${heldout[@]}")
+      "$bin" compare --out "$out" "${arith[@]}" "${d[@]}" --methods "${METHODS:-grpo,gdpo,p2t,p2t-code}" \
         --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" --prompts 4 --group 16 "${extra[@]}" ;;
     slots-10m)
       # The 10M preset: does the gain grow with the model? (3 warm-ups × 2.)
@@ -146,7 +153,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # text of its length instead of removed (mrtpo+neutral), on slots'
       # warm-ups (the comparison grows by one method).
       "$bin" compare --out runs/exp-slots "${slots[@]}" --methods grpo,gdpo,span,mrtpo,mrtpo+neutral "${protocol[@]}" ;;
-    *) echo "unknown comparison $name (known: slots slots-heldout ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout)" >&2; exit 2 ;;
+    *) echo "unknown comparison $name (known: slots slots-heldout ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done
