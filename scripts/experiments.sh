@@ -44,6 +44,12 @@
 #   its second test, every call with several arguments (the same
 #   protocol and document):
 #   WARMUPS=5 SEEDS=2 ... toolcall-args-heldout and WARMUPS=3 SEEDS=1 ... toolcall-args
+#   slots held out with 10 paired runs and arith with two-step sums, each
+#   stated before it ran (slots-warmups.md, arith-warmups.md); the first
+#   shares runs/exp-slots-heldout with the 5 × 1 table, so it ran where
+#   that folder did not exist:
+#   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... slots-heldout arith-two-heldout
+#   (78 and 60 minutes side by side)
 #
 # Results go to runs/exp-<name>/ (table.md, report.html, one folder per
 # warm-up and run); compare resumes an interrupted comparison when run
