@@ -4,7 +4,7 @@
 # tokens each verifier blamed, and how much of span's does, from each
 # comparison's first warm-up (docs/results/focus.md).
 #
-#   scripts/focus.sh [COMPARE_DIR ...]   # default: the five in focus.md
+#   scripts/focus.sh [COMPARE_DIR ...]   # default: the six in focus.md
 #
 # For each comparison it samples one step of 512 responses from warm-up 1
 # with span's run settings (its config.json: task, task seed, difficulty,
@@ -19,8 +19,8 @@ export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 bin=${BIN:-bin/credo}
 [ -n "${BIN:-}" ] || go build -buildvcs=auto -o "$bin" ./cmd/credo
 dirs=("$@")
-[ ${#dirs[@]} -gt 0 ] || dirs=(runs/exp-ifeval-heldout runs/exp-slots-10m-plain runs/exp-toolcall-args-heldout
-  runs/exp-arith-heldout runs/exp-sql-plain-heldout)
+[ ${#dirs[@]} -gt 0 ] || dirs=(runs/exp-ifeval-heldout runs/exp-slots-heldout runs/exp-slots-10m-plain
+  runs/exp-toolcall-args-heldout runs/exp-arith-heldout runs/exp-sql-plain-heldout)
 for dir in "${dirs[@]}"; do
   cfg=$dir/runs/span/warmup-1/seed-1/config.json
   [ -f "$cfg" ] || { echo "$dir: no span run from warm-up 1 ($cfg)" >&2; exit 1; }
