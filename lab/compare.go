@@ -111,6 +111,11 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer) error {
 			}
 		}
 	}
+	if c.Calibrate.Prompts > 0 && len(sites) > 1 {
+		if w := sharedCountedWarning(sites); w != "" {
+			fmt.Fprintln(log, w)
+		}
+	}
 	return compareRuns(ctx, c, m, sites, log)
 }
 

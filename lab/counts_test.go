@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,5 +24,32 @@ func TestCountsSomething(t *testing.T) {
 	one.Rewards = append([]run.RewardStart{{Reward: "result", Counted: true}}, none.Rewards...)
 	if err := countsSomething(one, "w/calibration.json"); err != nil {
 		t.Errorf("one reward counted: %v", err)
+	}
+}
+
+// TestCountedWarning: compare warns before its runs when no reward is
+// counted on every warm-up, naming where each is, and says nothing when
+// one is.
+func TestCountedWarning(t *testing.T) {
+	cal := func(counted ...string) run.Calibration {
+		var c run.Calibration
+		for _, k := range []string{"slot1", "slot2", "slot3"} {
+			c.Rewards = append(c.Rewards, run.RewardStart{Reward: k, Counted: slices.Contains(counted, k)})
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		name string
+		cals []run.Calibration
+		want string // "": no warning
+	}{
+		{"one shared", []run.Calibration{cal("slot1", "slot2"), cal("slot2"), cal("slot2", "slot3")}, ""},
+		{"none shared", []run.Calibration{cal("slot1", "slot2"), cal("slot2"), cal("slot1")},
+			"no reward is counted on every warm-up (slot1 on warm-ups 1, 3; slot2 on warm-ups 1, 2)"},
+	} {
+		got := countedWarning(tc.cals)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

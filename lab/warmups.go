@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -137,4 +138,41 @@ func countsSomething(cal run.Calibration, path string) error {
 	}
 	return fmt.Errorf("compare: the calibration (%s) counts no reward, so no comparison could tell the methods apart: %s.\n"+
 		"Make the task harder or easier for this policy (--difficulty) or warm up longer or shorter; `credo calibrate` measures a setting before a comparison", path, strings.Join(why, "; "))
+}
+
+// sharedCountedWarning is a warning when no reward is counted on every
+// warm-up: the table's headline counts only those, so it would judge no
+// method (the per-reward rows are still reported); "" otherwise, or when
+// a calibration cannot be read (calibrateOnce has just written each).
+func sharedCountedWarning(sites []site) string {
+	cals := make([]run.Calibration, len(sites))
+	for i, st := range sites {
+		if err := run.ReadJSON(st.calibration, &cals[i]); err != nil {
+			return ""
+		}
+	}
+	return countedWarning(cals)
+}
+
+// countedWarning is sharedCountedWarning on the warm-ups' calibrations, in
+// warm-up order.
+func countedWarning(cals []run.Calibration) string {
+	var where []string
+	for _, r := range cals[0].Rewards {
+		var on []string
+		for w, cal := range cals {
+			if slices.Contains(cal.Counted(), r.Reward) {
+				on = append(on, fmt.Sprint(w+1))
+			}
+		}
+		if len(on) == len(cals) {
+			return ""
+		}
+		if len(on) > 0 {
+			where = append(where, fmt.Sprintf("%s on warm-ups %s", r.Reward, strings.Join(on, ", ")))
+		}
+	}
+	return "warning: no reward is counted on every warm-up (" + strings.Join(where, "; ") + "), so the table's headline, " +
+		"which counts only those, will judge no method; the per-reward rows are still reported. " +
+		"Other warm-up settings (--warmup-steps, --flaw-rate) or --difficulty may give warm-ups that agree; `credo calibrate` measures one first"
 }
