@@ -149,9 +149,9 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
     ifeval-10m)
       # The 10M preset on ifeval, development prompts: does the gain grow
       # with the model? Warm-up lr 1e-3 as slots-10m (10M stalls at the 1M
-      # rates). A 10M warm-up is ~40 minutes here (8 s a step alone), an RL
-      # run perhaps 15 (not yet measured), so
-      # one warm-up × 2 seeds (not run yet: ~100 minutes alone here).
+      # rates). Here a 10M ifeval warm-up takes 35 minutes (7 s a step) and
+      # an RL run ~42 (61-64 s a step), so one warm-up × 2 seeds, ~3.5 h in
+      # all (docs/results/ifeval-10m.md).
       "$bin" compare --out "$out" "${ifeval[@]}" --warmup-size medium --warmup-lr 1e-3 --methods "${METHODS:-gdpo,span}" \
         --warmups "${WARMUPS:-1}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
     slots-neutral)
