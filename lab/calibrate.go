@@ -52,9 +52,9 @@ func DefaultCalibrate() CalibrateConfig {
 // training prompts and reports, per reward, the pass rate, the share of
 // groups without variance and, over its failed verdicts with spans, how
 // much of a uniform advantage's update already lands on what they quote
-// (the focus diagnostic's Share(g), from a replay of every response). A reward is counted when fewer than
-// c.MaxZeroVar of its groups lack variance and its pass rate is below
-// c.Saturated.
+// (the focus diagnostic's Share(g), from a replay of every response). A
+// reward is counted when fewer than c.MaxZeroVar of its groups lack
+// variance and its pass rate is below c.Saturated.
 func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Verifier, c CalibrateConfig, log io.Writer) (run.Calibration, error) {
 	out := run.Calibration{Task: t.Name(), Prompts: c.Prompts, Group: c.Group, MaxZeroVar: c.MaxZeroVar, Saturated: c.Saturated}
 	if c.Prompts < 1 || c.Group < 2 || c.MaxTokens < 1 {
@@ -134,11 +134,9 @@ func startOf(name string, vd []reward.Verdict, c CalibrateConfig) run.RewardStar
 }
 
 // blamedSums accumulates, per reward, the failed verdicts that quote part
-// of their response: count, Σ tokens' share, Σ Share(g).
-type blamedSums []struct {
-	n              int
-	tokens, update float64
-}
+// of their response, as Focus's "<reward> failed" rows do (without
+// relevance).
+type blamedSums []focusSum
 
 // add replays a rollout's responses and adds its failed verdicts.
 func (b blamedSums) add(ctx context.Context, rp credit.Replayer, ro rollout.Rollouts) error {
@@ -157,25 +155,17 @@ func (b blamedSums) add(ctx context.Context, rp credit.Replayer, ro rollout.Roll
 			}
 			strength := make([]float64, len(g[i]))
 			reward.NewTokenRanges(ro.Responses[i].Offsets).Fill(strength, nil, v.Spans)
-			checked, ok := checkedShare(strength)
-			if !ok {
-				continue
-			}
-			b[k].n++
-			b[k].tokens += checked
-			b[k].update += share(g[i], nil, strength)
+			b[k].add(g[i], strength, nil)
 		}
 	}
 	return nil
 }
 
-// of is reward k's count and mean shares.
+// of is reward k's count of such verdicts and their mean shares of the
+// tokens and of a uniform advantage's update.
 func (b blamedSums) of(k int) (int, float64, float64) {
-	if b[k].n == 0 {
-		return 0, 0, 0
-	}
-	n := float64(b[k].n)
-	return b[k].n, b[k].tokens / n, b[k].update / n
+	r := b[k].report("")
+	return r.Pairs, r.Checked, r.Uniform
 }
 
 // BlamedInWords is a calibration line's tail on r's failed verdicts: what

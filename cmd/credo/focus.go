@@ -19,12 +19,12 @@ func runFocus(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("focus", "Runs the focus diagnostic (lab.Focus) on a run's logged samples: how much can token\n"+
 		"credit change an update? An advantage A_t moves token t's logits by A_t · (e_y − p_t),\n"+
 		"so tokens sampled at p ≈ 1 barely move. For each reward whose verdicts quote spans,\n"+
-		"it prints the localization (credit on the quoted tokens over their share; 1: none)\n"+
-		"of a uniform advantage's logit update (GRPO, GDPO), of the run's logged relevance\n"+
-		"(span, mrtpo) and of that relevance's update, with the mean gradient size on the\n"+
-		"quoted tokens and on the others. When uniform is already near weighted, placing the\n"+
-		"credit changes little. Use the checkpoint that sampled them: a comparison's warm-up\n"+
-		"with the samples of step 1. Then the same as JSON.", stdout, stderr)
+		"and again over its failed verdicts, it prints the share on the quoted tokens of the\n"+
+		"tokens, of a uniform advantage's logit update (GRPO, GDPO), of the run's logged\n"+
+		"relevance (span, mrtpo) and of that relevance's update, with the mean gradient size\n"+
+		"on the quoted tokens and on the others. When uniform is already near weighted,\n"+
+		"placing the credit changes little. Use the checkpoint that sampled them: a\n"+
+		"comparison's warm-up with the samples of step 1. Then the same as JSON.", stdout, stderr)
 	dir := fs.String("model", "", "checkpoint folder that sampled the responses (required; for step 1, the run's warm-up)")
 	samplesPath := fs.String("samples", "", "a run folder or its samples.jsonl (required)")
 	step := fs.Int("step", 1, "logged step whose samples to use (0: every step)")
