@@ -43,6 +43,12 @@ type CompareConfig struct {
 	// seed from each: the warm-up is a source of variance, and each run
 	// pairs with the runs of its warm-up and seed. 0 or 1: one warm-up.
 	Warmups int `json:"warmups,omitempty"`
+	// Headline is which rewards each run's headline figure averages:
+	// run.HeadlineShared (or ""), those every warm-up's calibration
+	// counts, or run.HeadlineOwn, those its own warm-up's counts. It is
+	// stated before the runs: compare.json keeps it, and a comparison
+	// resumed with the other rule is refused.
+	Headline string `json:"headline,omitempty"`
 	// Train is every run's configuration; Method, Seed, Init and Out are
 	// filled per run.
 	Train rl.Config `json:"-"`
@@ -111,7 +117,7 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer) error {
 			}
 		}
 	}
-	if c.Calibrate.Prompts > 0 && len(sites) > 1 {
+	if c.Calibrate.Prompts > 0 && len(sites) > 1 && m.Headline != run.HeadlineOwn {
 		if w := sharedCountedWarning(sites); w != "" {
 			fmt.Fprintln(log, w)
 		}
@@ -140,6 +146,9 @@ func (c CompareConfig) validate() error {
 	}
 	if c.Warmups < 0 || c.Warmups > 1 && c.Init != "" {
 		ps.Add("warmups", "must be 0 or 1 (one warm-up) with init, or the number of warm-ups the comparison makes, got %d", c.Warmups)
+	}
+	if c.Headline != "" && c.Headline != run.HeadlineShared && c.Headline != run.HeadlineOwn {
+		ps.Add("headline", "must be %s or %s, got %q", run.HeadlineShared, run.HeadlineOwn, c.Headline)
 	}
 	if len(ps) > 0 {
 		return &settings.Error{Err: ps}
@@ -180,6 +189,9 @@ func (c CompareConfig) manifest() (CompareManifest, error) {
 		Baselines: c.Baselines}
 	if len(m.Baselines) == 0 {
 		m.Baselines = DefaultBaselines()
+	}
+	if c.Headline == run.HeadlineOwn {
+		m.Headline = run.HeadlineOwn // shared is "", as in every compare.json before the field
 	}
 	for s := 1; s <= c.Seeds; s++ {
 		m.Seeds = append(m.Seeds, uint64(s))

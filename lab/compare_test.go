@@ -70,6 +70,8 @@ func TestCompareRefusesOtherSettings(t *testing.T) {
 		{"window", func(c *CompareConfig) { c.Window = 4 }, []string{"window: 2 before, 4 now"}},
 		{"warm-up", func(c *CompareConfig) { c.Warmup.Steps = 5 }, []string{"warmup_config.steps: 2 before, 5 now"}},
 		{"another warm-up", func(c *CompareConfig) { c.Init = policytest.Dir(t) }, []string{"warmup: "}},
+		// The headline's rule is stated before the runs, not chosen after.
+		{"headline rule", func(c *CompareConfig) { c.Headline = run.HeadlineOwn }, []string{`headline: (absent) before, "own" now`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c2 := c

@@ -53,3 +53,31 @@ func TestCountedWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadlineRule: compare.json records the own rule (and "" for shared,
+// as every compare.json before the field), and an unknown rule is refused
+// before any work.
+func TestHeadlineRule(t *testing.T) {
+	for _, tc := range []struct {
+		rule, saved, err string
+	}{
+		{"", "", ""},
+		{run.HeadlineShared, "", ""},
+		{run.HeadlineOwn, run.HeadlineOwn, ""},
+		{"mine", "", `headline: must be shared or own, got "mine"`},
+	} {
+		c := tinyCompare(t)
+		c.Headline = tc.rule
+		err := c.validate()
+		if (tc.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("rule %q: %v, want %q", tc.rule, err, tc.err)
+		}
+		if err != nil {
+			continue
+		}
+		m, err := c.manifest()
+		if err != nil || m.Headline != tc.saved {
+			t.Errorf("rule %q: compare.json's headline %q (%v), want %q", tc.rule, m.Headline, err, tc.saved)
+		}
+	}
+}

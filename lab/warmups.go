@@ -174,5 +174,6 @@ func countedWarning(cals []run.Calibration) string {
 	}
 	return "warning: no reward is counted on every warm-up (" + strings.Join(where, "; ") + "), so the table's headline, " +
 		"which counts only those, will judge no method; the per-reward rows are still reported. " +
-		"Other warm-up settings (--warmup-steps, --flaw-rate) or --difficulty may give warm-ups that agree; `credo calibrate` measures one first"
+		"Other warm-up settings (--warmup-steps, --flaw-rate) or --difficulty may give warm-ups that agree (`credo calibrate` measures one first); " +
+		"or a new comparison with --headline own averages each warm-up's own counted rewards"
 }

@@ -16,10 +16,13 @@ func methodCell(r Row) string {
 	return r.Method
 }
 
-// rewardCell is the reward, "mean of N counted" for a headline row, and
+// rewardCell is the reward, "mean of N counted" for a headline row
+// ("mean of own counted" under run.HeadlineOwn), and
 // notCounted appended for a reward the verdict leaves out.
 func rewardCell(r Row, notCounted string) string {
 	switch {
+	case r.Headline && r.Own != nil:
+		return "mean of own counted"
 	case r.Headline:
 		return fmt.Sprintf("mean of %d counted", len(r.Rewards))
 	case !r.Counted:

@@ -45,6 +45,9 @@ type Comparison struct {
 	// Blocks are the warm-ups' block diagnostics (warmup.json), by warm-up
 	// index (0: the comparison's one warm-up); nil when none has one.
 	Blocks map[int]BlockFigures
+	// Headline is compare.json's rule for the headline figure
+	// (run.Manifest.Headline: "" for run.HeadlineShared).
+	Headline string
 }
 
 // loadCalibrations reads calibration.json, or each warm-up's; a missing
@@ -159,7 +162,8 @@ func LoadCompare(dir string) (*Comparison, error) {
 		return nil, fmt.Errorf("compare %s: compare.json lists no runs", dir)
 	}
 	c := &Comparison{Dir: dir, Task: f.Task, Methods: f.Methods, Seeds: f.Seeds, Steps: f.Steps,
-		Threshold: f.Threshold, Window: f.Window, Warmup: f.Warmup, Warmups: f.Warmups, Baselines: f.BaselineMethods()}
+		Threshold: f.Threshold, Window: f.Window, Warmup: f.Warmup, Warmups: f.Warmups, Baselines: f.BaselineMethods(),
+		Headline: f.Headline}
 	c.defaults()
 	if err := c.loadCalibrations(); err != nil {
 		return nil, err

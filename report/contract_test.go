@@ -131,6 +131,7 @@ func TestManifestRoundTrip(t *testing.T) {
 		Train:        json.RawMessage(`{"steps":4,"difficulty":"tools=3"}`),
 		WarmupConfig: json.RawMessage(`{"steps":9}`),
 		Baselines:    []string{"grpo"},
+		Headline:     run.HeadlineOwn,
 	}
 	requireAllSet(t, reflect.ValueOf(m), "run.Manifest")
 	dir := t.TempDir()
@@ -159,6 +160,7 @@ func TestManifestRoundTrip(t *testing.T) {
 		"Warmup":    c.Warmup == m.Warmup,
 		"Baselines": reflect.DeepEqual(c.Baselines, m.Baselines),
 		"Warmups":   reflect.DeepEqual(c.Warmups, m.Warmups),
+		"Headline":  c.Headline == m.Headline,
 		"Runs": len(c.Runs) == 2 && c.Runs[0].Method == "grpo" && c.Runs[1].Method == "span" && c.Runs[1].Seed == 3 &&
 			c.Runs[1].Dir == filepath.Join(dir, m.Runs[1].Dir) && c.Runs[1].Warmup == 1,
 	}

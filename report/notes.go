@@ -49,8 +49,12 @@ func headlineNote(rows []Row) string {
 	if i < 0 {
 		return ""
 	}
-	return fmt.Sprintf(" mean of %d counted: each run's AUC (and final evaluation) averaged over the counted rewards (%s), then paired: the headline comparison.",
-		len(rows[i].Rewards), strings.Join(rows[i].Rewards, ", "))
+	name := fmt.Sprintf("mean of %d counted", len(rows[i].Rewards))
+	if rows[i].Own != nil {
+		name = "mean of own counted"
+	}
+	return fmt.Sprintf(" %s: each run's AUC (and final evaluation) averaged over %s, then paired: the headline comparison.",
+		name, headlineWhat(rows[i]))
 }
 
 // unitNote says what the differences average over and what their
@@ -102,13 +106,15 @@ func marksNote(rows []Row, l layout) string {
 	head := familyTests(rows, FamilyHeadline)
 	s := fmt.Sprintf("*: marked after Holm's correction at %v of the t-test p-values (the test the interval inverts) within a family: headline, %s", Alpha, family(rows, head))
 	if i := slices.IndexFunc(rows, func(r Row) bool { return r.Headline }); i >= 0 {
-		if len(head) > 0 {
+		if len(head) > 0 && rows[i].Own != nil {
+			s += " on the mean of each warm-up's own counted rewards"
+		} else if len(head) > 0 {
 			s += " on the mean of the counted rewards"
 		}
 		per := familyTests(rows, FamilyReward)
 		s += "; per reward, " + family(rows, per)
 		if len(per) > 0 {
-			s += " on each of " + strings.Join(rows[i].Rewards, ", ")
+			s += " on each of " + strings.Join(familyRewards(rows, FamilyReward), ", ")
 		}
 	} else if len(head) > 0 {
 		s += " on " + rows[head[0].row].Reward
@@ -152,4 +158,15 @@ func ifBases(l layout, s string) string {
 		return ""
 	}
 	return s
+}
+
+// familyRewards are the distinct rewards of fam's rows, in row order.
+func familyRewards(rows []Row, fam string) []string {
+	var out []string
+	for _, r := range rows {
+		if r.Family == fam && !slices.Contains(out, r.Reward) {
+			out = append(out, r.Reward)
+		}
+	}
+	return out
 }

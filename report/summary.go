@@ -44,7 +44,7 @@ func headlineRows(rows []Row) []Row {
 func learned(head []Row) string {
 	what := "on " + head[0].Reward
 	if head[0].Headline {
-		what = "on the counted rewards (" + strings.Join(head[0].Rewards, ", ") + ")"
+		what = "on " + headlineWhat(head[0])
 	}
 	lo, hi := head[0], head[0]
 	above := 0

@@ -17,8 +17,13 @@ type Row struct {
 	// run's AUC (and final evaluation) averaged over the rewards the
 	// calibration counts (Rewards lists them), then paired. It has no
 	// steps to threshold. Reward is HeadlineReward.
-	Headline   bool
-	Rewards    []string
+	Headline bool
+	Rewards  []string
+	// Own, on a headline row of a comparison whose headline follows
+	// run.HeadlineOwn, maps each warm-up to the rewards its calibration
+	// counts, which that warm-up's runs average (Rewards is their union);
+	// nil otherwise.
+	Own        map[int][]string
 	Runs       int // runs (seeds) of the method
 	Incomplete int // of them, runs that logged fewer steps than configured
 	Threshold  float64
@@ -115,15 +120,20 @@ func Table(c *Comparison) []Row {
 	rewards := c.Rewards()
 	for _, m := range c.Methods {
 		ms := statsOf(c.MethodRuns(m))
-		var counted []Row
+		var all, counted []Row
 		for _, k := range rewards {
 			row := c.rewardRow(m, k, ms)
-			rows = append(rows, row)
+			rows, all = append(rows, row), append(all, row)
 			if row.Counted {
 				counted = append(counted, row)
 			}
 		}
-		if len(counted) >= 2 {
+		switch own := c.ownCounted(); {
+		case own != nil:
+			if h, ok := ownHeadlineRow(all, own, c.Calibrations, ms); ok {
+				rows = append(rows, h)
+			}
+		case len(counted) >= 2:
 			rows = append(rows, headlineRow(counted, ms))
 		}
 	}

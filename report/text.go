@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -70,7 +71,7 @@ func cut(s string, n int) string {
 // narrowNotes are the terminal's notes: what the columns are, briefly.
 func narrowNotes(rows []Row, l layout, f narrowForm) []string {
 	notes := []string{"start: the warm-up's pass rate; AUC: mean training reward over the run (higher: learned sooner)" +
-		ifHeadline(rows, "; mean: each run's mean over the counted rewards, the headline") + "."}
+		ifHeadline(rows, "; mean: each run's mean over the counted rewards"+ownWords(rows)+", the headline") + "."}
 	if len(l.bases) > 0 {
 		s := "ΔAUC: paired difference from the baseline (same prompts, same warm-up)"
 		if l.intervals() {
@@ -94,6 +95,15 @@ func narrowNotes(rows []Row, l layout, f narrowForm) []string {
 		notes = append(notes, "†: some runs stopped before their last step.")
 	}
 	return notes
+}
+
+// ownWords is " its warm-up counted" when the headline follows
+// run.HeadlineOwn, else "".
+func ownWords(rows []Row) string {
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.Own != nil }) {
+		return " its warm-up counted"
+	}
+	return ""
 }
 
 func ifHeadline(rows []Row, s string) string {

@@ -192,7 +192,22 @@ type Manifest struct {
 	// into this folder with other settings is refused by what differs.
 	Train        json.RawMessage `json:"train,omitempty"`
 	WarmupConfig json.RawMessage `json:"warmup_config,omitempty"`
+	// Headline is which rewards a run's headline figure averages, fixed
+	// before the runs: HeadlineShared ("", the rewards every warm-up's
+	// calibration counts) or HeadlineOwn (the rewards its own warm-up's
+	// calibration counts).
+	Headline string `json:"headline,omitempty"`
 }
+
+// The rules a comparison's headline figure is averaged by
+// (Manifest.Headline). Shared judges every warm-up on the same rewards,
+// and so judges nothing when the warm-ups count none in common; own
+// judges each warm-up on what it left to learn, at the price of
+// averaging different rewards on different warm-ups.
+const (
+	HeadlineShared = "shared"
+	HeadlineOwn    = "own"
+)
 
 // BaselineMethods is m.Baselines, or grpo and gdpo, the baselines of every
 // comparison made before compare.json named its own.

@@ -16,6 +16,7 @@ import (
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/report"
 	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/run"
 )
 
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -69,7 +70,7 @@ func defaultCompare() lab.CompareConfig {
 	// so neither placement nor GDPO's batch normalization decides the race.
 	t.Credit.ScaleTo = credit.ScaleToGRPO
 	return lab.CompareConfig{
-		Methods: []string{"grpo", "gdpo", "span", "mrtpo"}, Seeds: 5,
+		Methods: []string{"grpo", "gdpo", "span", "mrtpo"}, Seeds: 5, Headline: run.HeadlineShared,
 		Baselines: lab.DefaultBaselines(), Threshold: 0.8, Window: 5, Warmup: w, Train: t, Calibrate: lab.DefaultCalibrate(),
 	}
 }
@@ -86,7 +87,8 @@ func compareFlags(fs *cli.Flags, c *lab.CompareConfig) (trainConfig *string) {
 		cli.Setting{Key: "window", Flag: "window", Usage: "moving-mean window in steps"},
 		cli.Setting{Key: "init", Flag: "init", Usage: "reuse this warm-up checkpoint instead of making one"},
 		cli.Setting{Key: "accept_missing_checksums", Flag: acceptMissingFlag, Usage: "continue a run whose checkpoint's checksums.json is gone, unverified (recorded in its resumes.json)"},
-		cli.Setting{Key: "warmups", Flag: "warmups", Usage: "warm-ups to make (warm-up w with seed w): every method trains with every seed from each, so an interval covers the warm-up's variance too (0 or 1: one warm-up)"},
+		cli.Setting{Key: "warmups", Flag: "warmups", Usage: "warm-ups to make (warm-up w with seed --warmup-seed + w − 1; another --warmup-seed makes fresh ones): every method trains with every seed from each, so an interval covers the warm-up's variance too (0 or 1: one warm-up)"},
+		cli.Setting{Key: "headline", Flag: "headline", Usage: "which rewards each run's headline figure averages: shared (those every warm-up's calibration counts) or own (those its own warm-up's calibration counts, for warm-ups that count different rewards); fixed before the runs, in compare.json"},
 	)
 	fs.Func("task", "task for warm-up and training (default "+c.Train.Task+")", func(s string) error {
 		c.Train.Task, c.Warmup.Task = s, s
@@ -123,8 +125,8 @@ func compareFlags(fs *cli.Flags, c *lab.CompareConfig) (trainConfig *string) {
 		"credit.beta", "credit.span_warmup_steps", "credit.replay_warmup_steps", "credit.scale_to", "eval_every", "eval_prompts",
 		"memory_budget", "micro_batch")...)
 	fs.Bind(&c.Warmup, "warmup.", cli.Described("warm-up: ", cli.Pick(warmupSettings(),
-		map[string]string{"size": "warmup-size", "steps": "warmup-steps", "batch": "warmup-batch", "lr": "warmup-lr"},
-		"size", "steps", "batch", "lr", "demos", "demo.DefaultFlawRate", "demo.FlawRate", "demo.BlockRate"))...)
+		map[string]string{"size": "warmup-size", "steps": "warmup-steps", "batch": "warmup-batch", "lr": "warmup-lr", "seed": "warmup-seed"},
+		"size", "steps", "batch", "lr", "seed", "demos", "demo.DefaultFlawRate", "demo.FlawRate", "demo.BlockRate"))...)
 	fs.Bind(&c.Calibrate, "calibrate.", cli.Setting{Key: "prompts", Flag: "calibrate-prompts", Usage: "training prompts (× --group responses) sampled after warm-up to measure where each reward starts (0: no calibration)"})
 	fs.Deprecate(map[string]string{"beta": "place-beta"})
 	return trainConfig

@@ -16,6 +16,7 @@ import (
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/prm"
 	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/run"
 )
 
 // commandSettings are the config structs whose every setting needs a
@@ -215,5 +216,20 @@ func TestCompareTrainConfigFirst(t *testing.T) {
 	}
 	if c.Train.Peak != 0.5 || c.Train.Updates != 3 || c.Seeds != 2 {
 		t.Errorf("lr %v (want the flag's 0.5), updates %d (want the file's 3), seeds %d", c.Train.Peak, c.Train.Updates, c.Seeds)
+	}
+}
+
+// TestCompareOwnFlags: compare's flags for fresh warm-ups and the
+// headline's rule reach its configuration.
+func TestCompareOwnFlags(t *testing.T) {
+	_, c, err := compareConfig("compare", "", defaultCompare(), strings.Fields("--warmups 5 --warmup-seed 6 --headline own"), io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Warmups != 5 || c.Warmup.Seed != 6 || c.Headline != run.HeadlineOwn {
+		t.Errorf("warm-ups %d from seed %d, headline %q; want 5 from 6, own", c.Warmups, c.Warmup.Seed, c.Headline)
+	}
+	if d := defaultCompare(); d.Warmup.Seed != 1 || d.Headline != run.HeadlineShared {
+		t.Errorf("defaults: warm-up seed %d, headline %q; want 1, shared", d.Warmup.Seed, d.Headline)
 	}
 }

@@ -158,7 +158,7 @@ var compareNoFlag = cli.NoFlag{
 	"train":                  "every training setting can be given in --train-config FILE (keys as in a run's config.json); the flags above override it",
 	"warmup.init":            "--init reuses a finished warm-up checkpoint instead of making one",
 	"warmup.lr_warmup_steps": warmupBySFT, "warmup.lr_min_ratio": warmupBySFT, "warmup.optimizer": warmupBySFT,
-	"warmup.seed": warmupBySFT, "warmup.eval": warmupBySFT, "warmup.memory_budget": warmupBySFT, "warmup.micro_batch": warmupBySFT, "warmup.tokenizer": warmupBySFT,
+	"warmup.eval": warmupBySFT, "warmup.memory_budget": warmupBySFT, "warmup.micro_batch": warmupBySFT, "warmup.tokenizer": warmupBySFT,
 	"calibrate.group": calibrateFromTrain, "calibrate.max_tokens": calibrateFromTrain, "calibrate.temperature": calibrateFromTrain,
 	"calibrate.eval_prompts": calibrateFromTrain, "calibrate.workers": calibrateFromTrain, "calibrate.timeout": calibrateFromTrain,
 	"calibrate.seed":         "the calibration samples with seed 1, the same for every comparison",
