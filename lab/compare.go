@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/credo-rl/credo/rl"
 
@@ -105,6 +106,8 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer) error {
 		return err
 	}
 	sites := c.sites()
+	own := m.Headline == run.HeadlineOwn && len(sites) > 1
+	var cals []run.Calibration
 	for _, st := range sites {
 		if c.Init == "" {
 			if err := warmupOnce(ctx, st.config, st.dir, log); err != nil {
@@ -112,13 +115,23 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer) error {
 			}
 		}
 		if c.Calibrate.Prompts > 0 {
-			if err := calibrateOnce(ctx, c, st, log); err != nil {
+			cal, err := calibrateOnce(ctx, c, st, log)
+			if err == nil {
+				err = judgeable(cal, st, own, log)
+			}
+			if err != nil {
 				return err
 			}
+			cals = append(cals, cal)
 		}
 	}
-	if c.Calibrate.Prompts > 0 && len(sites) > 1 && m.Headline != run.HeadlineOwn {
-		if w := sharedCountedWarning(sites); w != "" {
+	switch {
+	case len(cals) < 2:
+	case own && !slices.ContainsFunc(cals, func(cal run.Calibration) bool { return len(cal.Counted()) > 0 }):
+		return fmt.Errorf("compare: no warm-up's calibration counts a reward, so no comparison could tell the methods apart; " +
+			"make the task harder or easier for this policy (--difficulty) or warm up longer or shorter")
+	case !own:
+		if w := countedWarning(cals); w != "" {
 			fmt.Fprintln(log, w)
 		}
 	}

@@ -81,3 +81,27 @@ func TestHeadlineRule(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeable: a warm-up that counts no reward stops a comparison,
+// except one of several under --headline own, which warns and goes on
+// (the headline leaves its runs out).
+func TestJudgeable(t *testing.T) {
+	none := run.Calibration{Rewards: []run.RewardStart{{Reward: "slot1", Why: "90% of groups have no variance"}}}
+	for _, tc := range []struct {
+		name    string
+		index   int
+		own     bool
+		err     bool
+		warning bool
+	}{
+		{"shared, several warm-ups", 4, false, true, false},
+		{"own, several warm-ups", 4, true, false, true},
+		{"own, one warm-up", 0, true, true, false},
+	} {
+		var log strings.Builder
+		err := judgeable(none, site{index: tc.index, calibration: "w/calibration.json"}, tc.own, &log)
+		if (err != nil) != tc.err || strings.Contains(log.String(), "warm-up 4 counts no reward") != tc.warning {
+			t.Errorf("%s: error %v, log %q; want error %v, warning %v", tc.name, err, log.String(), tc.err, tc.warning)
+		}
+	}
+}

@@ -70,8 +70,8 @@ func warmupOnce(ctx context.Context, c WarmupConfig, dir string, log io.Writer) 
 }
 
 // calibrateOnce measures where warm-up st starts (its calibration.json)
-// unless a calibration made with the same settings is there.
-func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer) error {
+// unless a calibration made with the same settings is there, and returns it.
+func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer) (run.Calibration, error) {
 	path, init := st.calibration, st.dir
 	cc := c.Calibrate
 	cc.Group, cc.MaxTokens, cc.Temperature = c.Train.Group, c.Train.MaxTokens, c.Train.Temperature
@@ -81,31 +81,31 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 	switch err := run.ReadJSON(path, &saved); {
 	case err == nil:
 		if saved.Prompts != cc.Prompts || saved.Group != cc.Group || saved.EvalPrompts != cc.EvalPrompts {
-			return fmt.Errorf("compare: %s was made with %d prompts × %d responses (eval %d), these settings ask %d × %d (eval %d): choose another --out",
+			return saved, fmt.Errorf("compare: %s was made with %d prompts × %d responses (eval %d), these settings ask %d × %d (eval %d): choose another --out",
 				path, saved.Prompts, saved.Group, saved.EvalPrompts, cc.Prompts, cc.Group, cc.EvalPrompts)
 		}
-		return countsSomething(saved, path)
+		return saved, nil
 	case !errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("compare: %w", err)
+		return saved, fmt.Errorf("compare: %w", err)
 	}
 	p, err := policy.Load(init)
 	if err != nil {
-		return fmt.Errorf("compare: calibrate: %w", err)
+		return saved, fmt.Errorf("compare: calibrate: %w", err)
 	}
 	t, err := rl.NewTask(c.Train.Task, c.Train.TaskSeed, c.Train.Difficulty)
 	if err != nil {
-		return fmt.Errorf("compare: calibrate: %w", err)
+		return saved, fmt.Errorf("compare: calibrate: %w", err)
 	}
 	if cl, ok := t.(io.Closer); ok {
 		defer cl.Close()
 	}
 	vs, err := rl.TaskRewards(t, c.Train.Judges)
 	if err != nil {
-		return fmt.Errorf("compare: calibrate: %w", err)
+		return saved, fmt.Errorf("compare: calibrate: %w", err)
 	}
 	cal, err := Calibrate(ctx, p, t, vs, cc, log)
 	if err != nil {
-		return err
+		return cal, err
 	}
 	cal.Difficulty = c.Train.Difficulty
 	for _, r := range cal.Rewards {
@@ -119,10 +119,20 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 		}
 		fmt.Fprintf(log, "calibration%s: %s starts at %.2f, %.0f%% of groups without variance: %s%s\n", who, r.Reward, r.Pass, 100*r.ZeroVar, status, BlamedInWords(r))
 	}
-	if err := run.WriteJSON(path, cal); err != nil {
+	return cal, run.WriteJSON(path, cal)
+}
+
+// judgeable refuses a warm-up whose calibration counts no reward
+// (countsSomething), except under --headline own with several warm-ups,
+// where it only warns: that warm-up's runs are left out of the headline
+// and the others still judge the methods.
+func judgeable(cal run.Calibration, st site, own bool, log io.Writer) error {
+	err := countsSomething(cal, st.calibration)
+	if err == nil || !own || st.index == 0 {
 		return err
 	}
-	return countsSomething(cal, path)
+	fmt.Fprintf(log, "warning: warm-up %d counts no reward, so under --headline own its runs are trained and reported per reward but left out of the headline\n", st.index)
+	return nil
 }
 
 // countsSomething refuses a calibration that counts no reward: every run
@@ -140,22 +150,10 @@ func countsSomething(cal run.Calibration, path string) error {
 		"Make the task harder or easier for this policy (--difficulty) or warm up longer or shorter; `credo calibrate` measures a setting before a comparison", path, strings.Join(why, "; "))
 }
 
-// sharedCountedWarning is a warning when no reward is counted on every
-// warm-up: the table's headline counts only those, so it would judge no
-// method (the per-reward rows are still reported); "" otherwise, or when
-// a calibration cannot be read (calibrateOnce has just written each).
-func sharedCountedWarning(sites []site) string {
-	cals := make([]run.Calibration, len(sites))
-	for i, st := range sites {
-		if err := run.ReadJSON(st.calibration, &cals[i]); err != nil {
-			return ""
-		}
-	}
-	return countedWarning(cals)
-}
-
-// countedWarning is sharedCountedWarning on the warm-ups' calibrations, in
-// warm-up order.
+// countedWarning is a warning when no reward is counted on every warm-up
+// (cals, in warm-up order): the table's shared headline counts only those,
+// so it would judge no method (the per-reward rows are still reported);
+// "" otherwise.
 func countedWarning(cals []run.Calibration) string {
 	var where []string
 	for _, r := range cals[0].Rewards {
