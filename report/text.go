@@ -97,11 +97,11 @@ func narrowNotes(rows []Row, l layout, f narrowForm) []string {
 	return notes
 }
 
-// ownWords is " its warm-up counted" when the headline follows
+// ownWords is " of its own warm-up" when the headline follows
 // run.HeadlineOwn, else "".
 func ownWords(rows []Row) string {
 	if slices.ContainsFunc(rows, func(r Row) bool { return r.Own != nil }) {
-		return " its warm-up counted"
+		return " of its own warm-up"
 	}
 	return ""
 }
