@@ -29,6 +29,7 @@ type layout struct {
 	warmups    int        // the most warm-ups of any ΔAUC
 	incomplete bool
 	excluded   []string // "reward: why" of the rewards not counted
+	own        bool     // the headline averages each warm-up's own counted rewards
 }
 
 func layoutOf(rows []Row) layout {
@@ -61,6 +62,7 @@ func layoutOf(rows []Row) layout {
 	for _, r := range rows {
 		l.calibrated = l.calibrated || !math.IsNaN(r.Start)
 		l.incomplete = l.incomplete || r.Incomplete > 0
+		l.own = l.own || r.Own != nil
 		if !r.Counted && r.Method == rows[0].Method {
 			l.excluded = append(l.excluded, r.Reward+": "+r.Why)
 		}

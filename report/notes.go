@@ -34,7 +34,10 @@ func fullNotes(rows []Row, l layout) []string {
 // tailNotes are the notes of the rewards left out and of runs cut short.
 func tailNotes(l layout) []string {
 	var notes []string
-	if len(l.excluded) > 0 {
+	switch {
+	case len(l.excluded) > 0 && l.own:
+		notes = append(notes, "Not counted on every warm-up, so outside the per-reward family (the headline averages each warm-up's own counted rewards; the first reason against each): "+strings.Join(l.excluded, "; ")+".")
+	case len(l.excluded) > 0:
 		notes = append(notes, "Not counted (the verdict leaves them out): "+strings.Join(l.excluded, "; ")+".")
 	}
 	if l.incomplete {
@@ -53,8 +56,16 @@ func headlineNote(rows []Row) string {
 	if rows[i].Own != nil {
 		name = "mean of own counted"
 	}
-	return fmt.Sprintf(" %s: each run's AUC (and final evaluation) averaged over %s, then paired: the headline comparison.",
-		name, headlineWhat(rows[i]))
+	units := ""
+	if rows[i].Own != nil && slices.ContainsFunc(sortedWarmups(rows[i].Own), func(w int) bool { return len(rows[i].Own[w]) == 0 }) {
+		for _, p := range rows[i].DeltaAUC {
+			if p.N > 0 {
+				units = fmt.Sprintf(" (its intervals over the %d warm-ups that count one)", p.N)
+			}
+		}
+	}
+	return fmt.Sprintf(" %s: each run's AUC (and final evaluation) averaged over %s, then paired: the headline comparison%s.",
+		name, headlineWhat(rows[i]), units)
 }
 
 // unitNote says what the differences average over and what their

@@ -63,7 +63,7 @@ func TestOwnHeadline(t *testing.T) {
 			[]string{"mean of own counted", "warm-up 1: a, b; warm-up 2: a; warm-up 3: b", "on the mean of each warm-up's own counted rewards"}},
 		// A warm-up that counts nothing leaves its runs out: 0.03 and 0.04.
 		{"own, a warm-up without", run.HeadlineOwn, [3][]string{{"a", "b"}, {"a"}, nil}, true, 0.035, 0.35, 2,
-			[]string{"warm-up 3: none, so its runs are left out"}},
+			[]string{"warm-up 3: none, so its runs are left out", "the headline comparison (its intervals over the 2 warm-ups that count one)", "Not counted on every warm-up, so outside the per-reward family"}},
 		{"shared", "", [3][]string{{"a", "b"}, {"a"}, {"b"}}, false, 0, 0, 0, nil},
 		// Shared and own agree when every warm-up counts the same rewards:
 		// 0.03, −0.03, −0.02.
