@@ -160,7 +160,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # The 10M preset on ifeval, development prompts: does the gain grow
       # with the model? Warm-up lr 1e-3 as slots-10m (10M stalls at the 1M
       # rates). Here a 10M ifeval warm-up takes 35 minutes (7 s a step) and
-      # an RL run ~42 (61-64 s a step), so one warm-up × 2 seeds, ~3.5 h in
+      # an RL run ~20 alone (27-29 s a step), so one warm-up × 2 seeds, ~2.2 h in
       # all (docs/results/ifeval-10m.md).
       "$bin" compare --out "$out" "${ifeval[@]}" --warmup-size medium --warmup-lr 1e-3 --methods "${METHODS:-gdpo,span}" \
         --warmups "${WARMUPS:-1}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
