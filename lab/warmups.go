@@ -81,31 +81,31 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 	switch err := run.ReadJSON(path, &saved); {
 	case err == nil:
 		if saved.Prompts != cc.Prompts || saved.Group != cc.Group || saved.EvalPrompts != cc.EvalPrompts {
-			return saved, fmt.Errorf("compare: %s was made with %d prompts × %d responses (eval %d), these settings ask %d × %d (eval %d): choose another --out",
+			return run.Calibration{}, fmt.Errorf("compare: %s was made with %d prompts × %d responses (eval %d), these settings ask %d × %d (eval %d): choose another --out",
 				path, saved.Prompts, saved.Group, saved.EvalPrompts, cc.Prompts, cc.Group, cc.EvalPrompts)
 		}
 		return saved, nil
 	case !errors.Is(err, os.ErrNotExist):
-		return saved, fmt.Errorf("compare: %w", err)
+		return run.Calibration{}, fmt.Errorf("compare: %w", err)
 	}
 	p, err := policy.Load(init)
 	if err != nil {
-		return saved, fmt.Errorf("compare: calibrate: %w", err)
+		return run.Calibration{}, fmt.Errorf("compare: calibrate: %w", err)
 	}
 	t, err := rl.NewTask(c.Train.Task, c.Train.TaskSeed, c.Train.Difficulty)
 	if err != nil {
-		return saved, fmt.Errorf("compare: calibrate: %w", err)
+		return run.Calibration{}, fmt.Errorf("compare: calibrate: %w", err)
 	}
 	if cl, ok := t.(io.Closer); ok {
 		defer cl.Close()
 	}
 	vs, err := rl.TaskRewards(t, c.Train.Judges)
 	if err != nil {
-		return saved, fmt.Errorf("compare: calibrate: %w", err)
+		return run.Calibration{}, fmt.Errorf("compare: calibrate: %w", err)
 	}
 	cal, err := Calibrate(ctx, p, t, vs, cc, log)
 	if err != nil {
-		return cal, err
+		return run.Calibration{}, err
 	}
 	cal.Difficulty = c.Train.Difficulty
 	for _, r := range cal.Rewards {

@@ -57,11 +57,15 @@ func headlineNote(rows []Row) string {
 		name = "mean of own counted"
 	}
 	units := ""
-	if rows[i].Own != nil && slices.ContainsFunc(sortedWarmups(rows[i].Own), func(w int) bool { return len(rows[i].Own[w]) == 0 }) {
-		for _, p := range rows[i].DeltaAUC {
-			if p.N > 0 {
-				units = fmt.Sprintf(" (its intervals over the %d warm-ups that count one)", p.N)
+	if own := rows[i].Own; own != nil {
+		counting := 0
+		for _, names := range own {
+			if len(names) > 0 {
+				counting++
 			}
+		}
+		if counting < len(own) {
+			units = fmt.Sprintf(" (its intervals over the %d warm-ups that count one)", counting)
 		}
 	}
 	return fmt.Sprintf(" %s: each run's AUC (and final evaluation) averaged over %s, then paired: the headline comparison%s.",

@@ -32,12 +32,8 @@ func (c *Comparison) ownCounted() map[int][]string {
 // one's mean start on its counted rewards. ok is false when no unit has a
 // value.
 func ownHeadlineRow(all []Row, own map[int][]string, cals map[int]*run.Calibration, ms methodStats) (Row, bool) {
-	first := all[0]
-	row := Row{Method: first.Method, Reward: HeadlineReward, Headline: true, Own: own, Runs: first.Runs, Incomplete: first.Incomplete,
-		Threshold: math.NaN(), Window: first.Window, StepsToThreshold: math.NaN(), Length: ms.length, SecondsPerStep: ms.sps,
-		CreditOverhead: ms.over, Retention: ms.retention, Counted: true, AbsAdv: ms.absAdv,
-		AUCs:  ownMean(all, own, func(r Row) map[Unit]float64 { return r.AUCs }),
-		Evals: ownMean(all, own, func(r Row) map[Unit]float64 { return r.Evals })}
+	row := newHeadline(all, func(u Unit) []string { return own[u.Warmup] }, ms)
+	row.Own = own
 	if len(row.AUCs) == 0 {
 		return row, false
 	}
@@ -63,33 +59,7 @@ func ownHeadlineRow(all []Row, own map[int][]string, cals map[int]*run.Calibrati
 		starts, startEvals = append(starts, stats.Mean(s)), append(startEvals, meanAll(e))
 	}
 	row.Start, row.StartEval = meanAll(starts), meanAll(startEvals)
-	row.AUC = stats.Mean(sortedValues(row.AUCs))
-	evals := sortedValues(row.Evals)
-	row.EvalRuns = len(evals)
-	row.FinalEval, row.FinalEvalStd = stats.MeanStd(evals)
 	return row, true
-}
-
-// ownMean is, for each unit, the mean of the rows' values there over the
-// rewards its warm-up counts, when it has a value for each of them.
-func ownMean(rows []Row, own map[int][]string, of func(Row) map[Unit]float64) map[Unit]float64 {
-	out := map[Unit]float64{}
-	for u := range of(rows[0]) {
-		counted := own[u.Warmup]
-		sum, n := 0.0, 0
-		for _, r := range rows {
-			if !slices.Contains(counted, r.Reward) {
-				continue
-			}
-			if v, ok := of(r)[u]; ok {
-				sum, n = sum+v, n+1
-			}
-		}
-		if n > 0 && n == len(counted) {
-			out[u] = sum / float64(n)
-		}
-	}
-	return out
 }
 
 // sortedWarmups are own's warm-up indices in order.

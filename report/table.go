@@ -204,18 +204,29 @@ func (c *Comparison) rewardRow(m, k string, ms methodStats) Row {
 // mean of the rows' AUCs (final evaluations), where every counted reward
 // has one; start and the warm-up's evaluation are the rows' means.
 func headlineRow(counted []Row, ms methodStats) Row {
-	first := counted[0]
+	var starts, startEvals []float64
+	var names []string
+	for _, r := range counted {
+		names = append(names, r.Reward)
+		starts, startEvals = append(starts, r.Start), append(startEvals, r.StartEval)
+	}
+	row := newHeadline(counted, func(Unit) []string { return names }, ms)
+	row.Rewards = names
+	row.Start, row.StartEval = meanAll(starts), meanAll(startEvals)
+	return row
+}
+
+// newHeadline is a method's headline row over its reward rows: each unit's
+// AUC (final evaluation) is the mean over the rewards counted(unit) names,
+// where the unit has a value for each of them; Rewards, Start and
+// StartEval are left for the caller.
+func newHeadline(rows []Row, counted func(Unit) []string, ms methodStats) Row {
+	first := rows[0]
 	row := Row{Method: first.Method, Reward: HeadlineReward, Headline: true, Runs: first.Runs, Incomplete: first.Incomplete,
 		Threshold: math.NaN(), Window: first.Window, StepsToThreshold: math.NaN(), Length: ms.length, SecondsPerStep: ms.sps,
 		CreditOverhead: ms.over, Retention: ms.retention, Counted: true, AbsAdv: ms.absAdv,
-		AUCs:  meanOver(counted, func(r Row) map[Unit]float64 { return r.AUCs }),
-		Evals: meanOver(counted, func(r Row) map[Unit]float64 { return r.Evals })}
-	var starts, startEvals []float64
-	for _, r := range counted {
-		row.Rewards = append(row.Rewards, r.Reward)
-		starts, startEvals = append(starts, r.Start), append(startEvals, r.StartEval)
-	}
-	row.Start, row.StartEval = meanAll(starts), meanAll(startEvals)
+		AUCs:  meanOver(rows, counted, func(r Row) map[Unit]float64 { return r.AUCs }),
+		Evals: meanOver(rows, counted, func(r Row) map[Unit]float64 { return r.Evals })}
 	row.AUC = stats.Mean(sortedValues(row.AUCs))
 	evals := sortedValues(row.Evals)
 	row.EvalRuns = len(evals)
@@ -232,19 +243,24 @@ func meanAll(xs []float64) float64 {
 	return stats.Mean(xs)
 }
 
-// meanOver is, for each unit every row has a value at, the mean of the
-// rows' values there.
-func meanOver(rows []Row, of func(Row) map[Unit]float64) map[Unit]float64 {
+// meanOver is, for each unit, the mean of the rows' values there over the
+// rewards counted(unit) names, when it has a value for each of them (and
+// they are not none).
+func meanOver(rows []Row, counted func(Unit) []string, of func(Row) map[Unit]float64) map[Unit]float64 {
 	out := map[Unit]float64{}
 	for u := range of(rows[0]) {
-		sum, ok := 0.0, true
+		names := counted(u)
+		sum, n := 0.0, 0
 		for _, r := range rows {
-			v, has := of(r)[u]
-			ok = ok && has
-			sum += v
+			if !slices.Contains(names, r.Reward) {
+				continue
+			}
+			if v, ok := of(r)[u]; ok {
+				sum, n = sum+v, n+1
+			}
 		}
-		if ok {
-			out[u] = sum / float64(len(rows))
+		if n > 0 && n == len(names) {
+			out[u] = sum / float64(n)
 		}
 	}
 	return out
