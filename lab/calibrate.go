@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/credo-rl/credo/rl"
@@ -40,6 +41,12 @@ type CalibrateConfig struct {
 	// EvalPrompts > 0 also evaluates the policy greedily on that many test
 	// prompts (the runs' final evaluation starts from there).
 	EvalPrompts int `json:"eval_prompts"`
+	// Localize names credit methods whose localization at the start is
+	// measured on every reward (run.RewardStart.Localization), each with
+	// Credit as its configuration: what a comparison's warm-up gate
+	// (run.Gate) reads.
+	Localize []string      `json:"localize,omitempty"`
+	Credit   credit.Config `json:"-"`
 }
 
 // DefaultCalibrate samples 64 prompts × 8 responses at temperature 1.
@@ -54,7 +61,10 @@ func DefaultCalibrate() CalibrateConfig {
 // much of a uniform advantage's update already lands on what they quote
 // (the focus diagnostic's Share(g), from a replay of every response). A
 // reward is counted when fewer than c.MaxZeroVar of its groups lack
-// variance and its pass rate is below c.Saturated.
+// variance and its pass rate is below c.Saturated. With c.Localize it also
+// runs those credit methods on each batch of 8 prompts × c.Group
+// responses, as at a run's first step, and keeps each reward's mean
+// localization.
 func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Verifier, c CalibrateConfig, log io.Writer) (run.Calibration, error) {
 	out := run.Calibration{Task: t.Name(), Prompts: c.Prompts, Group: c.Group, MaxZeroVar: c.MaxZeroVar, Saturated: c.Saturated}
 	if c.Prompts < 1 || c.Group < 2 || c.MaxTokens < 1 {
@@ -65,6 +75,10 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 	bar := progress.New(log, "calibrate", 0, c.Prompts)
 	rp := replay.New(p.Model, p.Tok, 32)
 	blamed := make(blamedSums, len(vs))
+	loc, err := newLocalizer(c, vs, rp)
+	if err != nil {
+		return out, fmt.Errorf("calibrate: %w", err)
+	}
 	for start := 0; start < c.Prompts; start += chunk {
 		n := min(chunk, c.Prompts-start)
 		prompts := make([]task.Prompt, n)
@@ -84,14 +98,19 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 		if err := blamed.add(ctx, rp, ro); err != nil {
 			return out, fmt.Errorf("calibrate: %w", err)
 		}
+		if err := loc.add(ctx, ro, start); err != nil {
+			return out, fmt.Errorf("calibrate: %w", err)
+		}
 		bar.Update(start+n, "")
 	}
 	bar.Done()
 	for k, v := range vs {
 		r := startOf(v.Name(), verdicts[k], c)
 		r.Blamed, r.BlamedTokens, r.BlamedUniform = blamed.of(k)
+		r.Localization = loc.of(v.Name())
 		out.Rewards = append(out.Rewards, r)
 	}
+	out.Localized = slices.Clone(c.Localize)
 	if c.EvalPrompts > 0 {
 		res, err := rollout.Evaluate(ctx, p, t, vs, rollout.EvalConfig{Prompts: c.EvalPrompts, MaxTokens: c.MaxTokens,
 			Workers: c.Workers, Timeout: c.Timeout, Seed: c.Seed})

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/credo-rl/credo/rl"
 
@@ -50,6 +51,11 @@ type CompareConfig struct {
 	// stated before the runs: compare.json keeps it, and a comparison
 	// resumed with the other rule is refused.
 	Headline string `json:"headline,omitempty"`
+	// Gate, when set, measures each named method's localization in every
+	// warm-up's calibration and uses only the warm-ups where it reaches
+	// the value on every counted reward (run.Gate): no run trains from
+	// the others. compare.json keeps it, like Headline.
+	Gate run.Gate `json:"min_localization,omitempty"`
 	// Train is every run's configuration; Method, Seed, Init and Out are
 	// filled per run.
 	Train rl.Config `json:"-"`
@@ -108,6 +114,7 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer) error {
 	sites := c.sites()
 	own := m.Headline == run.HeadlineOwn && len(sites) > 1
 	var cals []run.Calibration
+	gated := map[int]bool{} // warm-ups the gate leaves out, by index
 	for _, st := range sites {
 		if c.Init == "" {
 			if err := warmupOnce(ctx, st.config, st.dir, log); err != nil {
@@ -116,14 +123,25 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer) error {
 		}
 		if c.Calibrate.Prompts > 0 {
 			cal, err := calibrateOnce(ctx, c, st, log)
-			if err == nil {
-				err = judgeable(cal, st, own, log)
-			}
 			if err != nil {
+				return err
+			}
+			if why := m.Gate.Why(cal); why != "" {
+				if st.index == 0 {
+					return fmt.Errorf("compare: the warm-up does not pass the gate (--min-localization): %s", why)
+				}
+				fmt.Fprintf(log, "warm-up %d is left out by the gate (--min-localization): %s; no run trains from it\n", st.index, why)
+				gated[st.index] = true
+				continue
+			}
+			if err := judgeable(cal, st, own, log); err != nil {
 				return err
 			}
 			cals = append(cals, cal)
 		}
+	}
+	if len(gated) > 0 && len(gated) == len(sites) {
+		return fmt.Errorf("compare: no warm-up passes the gate (--min-localization %s): make more warm-ups (--warmups), warm up otherwise, or lower the gate", gateString(m.Gate))
 	}
 	switch {
 	case len(cals) < 2:
@@ -135,7 +153,7 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer) error {
 			fmt.Fprintln(log, w)
 		}
 	}
-	return compareRuns(ctx, c, m, sites, log)
+	return compareRuns(ctx, c, m, sites, gated, log)
 }
 
 // validate checks the comparison's own settings, every run's configuration
@@ -163,8 +181,25 @@ func (c CompareConfig) validate() error {
 	if c.Headline != "" && c.Headline != run.HeadlineShared && c.Headline != run.HeadlineOwn {
 		ps.Add("headline", "must be %s or %s, got %q", run.HeadlineShared, run.HeadlineOwn, c.Headline)
 	}
+	if len(c.Gate) > 0 && c.Calibrate.Prompts < 1 {
+		ps.Add("min_localization", "the gate reads each warm-up's calibration: calibration prompts must be at least 1")
+	}
+	for _, method := range c.Gate.Methods() {
+		if v := c.Gate[method]; !(v > 0) || math.IsInf(v, 0) {
+			ps.Add("min_localization", "%s's least localization must be a positive number, got %v", method, v)
+		}
+	}
 	if len(ps) > 0 {
 		return &settings.Error{Err: ps}
+	}
+	for _, method := range c.Gate.Methods() {
+		meth, err := credit.New(method, c.Train.Credit)
+		if err != nil {
+			return settings.Errorf("the gate's method: %v", err)
+		}
+		if credit.RequirementsOf(meth).PRM {
+			return settings.Errorf("the gate cannot measure %s's localization: it needs a process reward model, which a calibration has not", method)
+		}
 	}
 	for _, method := range c.Methods {
 		meth, err := credit.New(method, c.Train.Credit)
@@ -206,6 +241,9 @@ func (c CompareConfig) manifest() (CompareManifest, error) {
 	if c.Headline == run.HeadlineOwn {
 		m.Headline = run.HeadlineOwn // shared is "", as in every compare.json before the field
 	}
+	if len(c.Gate) > 0 {
+		m.Gate = c.Gate
+	}
 	for s := 1; s <= c.Seeds; s++ {
 		m.Seeds = append(m.Seeds, uint64(s))
 	}
@@ -237,10 +275,11 @@ func (c CompareConfig) manifest() (CompareManifest, error) {
 	return m, nil
 }
 
-// compareRuns trains every run of m that has not finished, under one
-// progress bar over all runs' steps.
-func compareRuns(ctx context.Context, c CompareConfig, m CompareManifest, sites []site, log io.Writer) error {
+// compareRuns trains every run of m that has not finished, except those
+// from a gated warm-up, under one progress bar over all runs' steps.
+func compareRuns(ctx context.Context, c CompareConfig, m CompareManifest, sites []site, gated map[int]bool, log io.Writer) error {
 	steps := c.Train.Steps
+	m.Runs = slices.DeleteFunc(slices.Clone(m.Runs), func(r CompareRun) bool { return gated[r.Warmup] })
 	completed := make([]int, len(m.Runs)) // each run's latest checkpoint step
 	done := 0
 	for i, r := range m.Runs {
@@ -304,4 +343,13 @@ func lockComparison(dir string) (*lock.Lock, error) {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
 	return lock.Acquire(dir)
+}
+
+// gateString is g as --min-localization takes it.
+func gateString(g run.Gate) string {
+	var parts []string
+	for _, m := range g.Methods() {
+		parts = append(parts, fmt.Sprintf("%s=%g", m, g[m]))
+	}
+	return strings.Join(parts, ",")
 }

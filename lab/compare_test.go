@@ -232,3 +232,76 @@ func TestCompareWarmups(t *testing.T) {
 		t.Errorf("back to 2 warm-ups: %v", err)
 	}
 }
+
+// TestCompareGate: a gate no warm-up passes stops compare before any run,
+// naming why; a warm-up whose calibration passes it trains its runs and
+// the other is left out (no run trained from it, and the report drops it);
+// the gate is fixed in compare.json like the other settings.
+func TestCompareGate(t *testing.T) {
+	ctx := context.Background()
+	c := tinyCompare(t)
+	c.Methods = []string{"gdpo", "mrtpo"}
+	c.Warmups = 2
+	c.Calibrate = DefaultCalibrate()
+	c.Calibrate.Prompts = 2
+	c.Calibrate.MaxZeroVar = 1.01 // the tiny policy's groups never vary: count them anyway
+	c.Gate = run.Gate{"mrtpo": 2}
+	err := Compare(ctx, c, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "no warm-up passes the gate") {
+		t.Fatalf("a gate nothing passes: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Out, "runs")); err == nil {
+		t.Error("runs were trained from gated warm-ups")
+	}
+	// Warm-up 2's policy, say, reads its blocks: its calibration gives
+	// mrtpo a localization of 3 on every counted reward.
+	path := filepath.Join(c.Out, "warmup-2", run.CalibrationFile)
+	var cal run.Calibration
+	if err := run.ReadJSON(path, &cal); err != nil {
+		t.Fatal(err)
+	}
+	if len(cal.Localized) != 1 || cal.Localized[0] != "mrtpo" || len(cal.Counted()) == 0 {
+		t.Fatalf("the calibration measured %v on counted %v", cal.Localized, cal.Counted())
+	}
+	for i := range cal.Rewards {
+		cal.Rewards[i].Localization = map[string]float64{"mrtpo": 3}
+	}
+	if err := run.WriteJSON(path, cal); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if err := Compare(ctx, c, &log); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "warm-up 1 is left out by the gate") || strings.Contains(log.String(), "warm-up 2 is left out") {
+		t.Errorf("log:\n%s", log.String())
+	}
+	for _, dir := range []string{"runs/gdpo/warmup-1/seed-1", "runs/mrtpo/warmup-1/seed-1"} {
+		if _, err := os.Stat(filepath.Join(c.Out, dir)); err == nil {
+			t.Errorf("%s was trained from a gated warm-up", dir)
+		}
+	}
+	cmp, err := report.LoadCompare(c.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmp.Runs) != 2 || len(cmp.Warmups) != 1 || cmp.Warmups[0].Index != 2 || len(cmp.Gated) != 1 || cmp.Gated[0].Index != 1 {
+		t.Fatalf("the report reads %d runs, warm-ups %+v, gated %+v", len(cmp.Runs), cmp.Warmups, cmp.Gated)
+	}
+	note := report.GateNote(cmp)
+	for _, want := range []string{"mrtpo ≥ 2", "Used: warm-up 2 (", "Left out, none of their runs trained or read (1 of 2): warm-up 1 (mrtpo's localization on"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("gate note lacks %q:\n%s", want, note)
+		}
+	}
+	c2 := c
+	c2.Gate = run.Gate{"mrtpo": 1.5}
+	if err := Compare(ctx, c2, io.Discard); err == nil || !strings.Contains(err.Error(), "min_localization") {
+		t.Errorf("another gate on resume: %v", err)
+	}
+	c3 := c
+	c3.Gate = run.Gate{"p2t": 2}
+	if err := Compare(ctx, c3, io.Discard); err == nil || !strings.Contains(err.Error(), "process reward model") {
+		t.Errorf("a gate on p2t: %v", err)
+	}
+}

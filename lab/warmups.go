@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +78,7 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 	cc.Group, cc.MaxTokens, cc.Temperature = c.Train.Group, c.Train.MaxTokens, c.Train.Temperature
 	cc.EvalPrompts = c.Train.EvalPrompts
 	cc.Workers, cc.Timeout = c.Train.VerifyWorkers, time.Duration(c.Train.VerifyTimeout)
+	cc.Localize, cc.Credit = c.Gate.Methods(), c.Train.Credit
 	var saved run.Calibration
 	switch err := run.ReadJSON(path, &saved); {
 	case err == nil:
@@ -84,7 +86,12 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 			return run.Calibration{}, fmt.Errorf("compare: %s was made with %d prompts × %d responses (eval %d), these settings ask %d × %d (eval %d): choose another --out",
 				path, saved.Prompts, saved.Group, saved.EvalPrompts, cc.Prompts, cc.Group, cc.EvalPrompts)
 		}
-		return saved, nil
+		if !slices.ContainsFunc(cc.Localize, func(m string) bool { return !slices.Contains(saved.Localized, m) }) {
+			return saved, nil
+		}
+		// made before the gate asked for a localization: measured again
+		// (the same samples, so the same pass rates), now with it
+		fmt.Fprintf(log, "measuring %s again: the gate reads localizations it lacks\n", path)
 	case !errors.Is(err, os.ErrNotExist):
 		return run.Calibration{}, fmt.Errorf("compare: %w", err)
 	}
@@ -117,7 +124,7 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 		if st.index > 0 {
 			who = fmt.Sprintf(" (warm-up %d)", st.index)
 		}
-		fmt.Fprintf(log, "calibration%s: %s starts at %.2f, %.0f%% of groups without variance: %s%s\n", who, r.Reward, r.Pass, 100*r.ZeroVar, status, BlamedInWords(r))
+		fmt.Fprintf(log, "calibration%s: %s starts at %.2f, %.0f%% of groups without variance: %s%s%s\n", who, r.Reward, r.Pass, 100*r.ZeroVar, status, BlamedInWords(r), localizationInWords(r))
 	}
 	return cal, run.WriteJSON(path, cal)
 }
@@ -174,4 +181,17 @@ func countedWarning(cals []run.Calibration) string {
 		"which counts only those, will judge no method; the per-reward rows are still reported. " +
 		"Other warm-up settings (--warmup-steps, --flaw-rate) or --difficulty may give warm-ups that agree (`credo calibrate` measures one first); " +
 		"or a new comparison with --headline own averages each warm-up's own counted rewards"
+}
+
+// localizationInWords is a calibration line's tail on the methods'
+// localization at the start; "" without any.
+func localizationInWords(r run.RewardStart) string {
+	if len(r.Localization) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, m := range slices.Sorted(maps.Keys(r.Localization)) {
+		parts = append(parts, fmt.Sprintf("%s %.2f", m, r.Localization[m]))
+	}
+	return "; localization at the start: " + strings.Join(parts, ", ")
 }

@@ -48,6 +48,11 @@ type Comparison struct {
 	// Headline is compare.json's rule for the headline figure
 	// (run.Manifest.Headline: "" for run.HeadlineShared).
 	Headline string
+	// Gate is compare.json's warm-up gate (run.Manifest.Gate), and Gated
+	// the warm-ups it left out: Warmups, Calibrations and Runs hold only
+	// the others.
+	Gate  run.Gate
+	Gated []GatedWarmup
 }
 
 // loadCalibrations reads calibration.json, or each warm-up's; a missing
@@ -168,6 +173,7 @@ func LoadCompare(dir string) (*Comparison, error) {
 	if err := c.loadCalibrations(); err != nil {
 		return nil, err
 	}
+	c.applyGate(f.Gate)
 	if err := c.loadBlocks(); err != nil {
 		return nil, err
 	}
@@ -187,6 +193,9 @@ func LoadCompare(dir string) (*Comparison, error) {
 		if e.Dir == "" {
 			errs = append(errs, fmt.Errorf("compare %s: run %d (%s, seed %d) has no dir", dir, i, e.Method, e.Seed))
 			continue
+		}
+		if e.Warmup > 0 && c.gated(e.Warmup) {
+			continue // never trained
 		}
 		rd := e.Dir
 		if !filepath.IsAbs(rd) {

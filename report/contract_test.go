@@ -132,6 +132,7 @@ func TestManifestRoundTrip(t *testing.T) {
 		WarmupConfig: json.RawMessage(`{"steps":9}`),
 		Baselines:    []string{"grpo"},
 		Headline:     run.HeadlineOwn,
+		Gate:         run.Gate{"mrtpo": 2},
 	}
 	requireAllSet(t, reflect.ValueOf(m), "run.Manifest")
 	dir := t.TempDir()
@@ -161,6 +162,8 @@ func TestManifestRoundTrip(t *testing.T) {
 		"Baselines": reflect.DeepEqual(c.Baselines, m.Baselines),
 		"Warmups":   reflect.DeepEqual(c.Warmups, m.Warmups),
 		"Headline":  c.Headline == m.Headline,
+		// a warm-up without a calibration is not gated: it stays
+		"Gate": reflect.DeepEqual(c.Gate, m.Gate) && len(c.Gated) == 0 && len(c.Warmups) == 1,
 		"Runs": len(c.Runs) == 2 && c.Runs[0].Method == "grpo" && c.Runs[1].Method == "span" && c.Runs[1].Seed == 3 &&
 			c.Runs[1].Dir == filepath.Join(dir, m.Runs[1].Dir) && c.Runs[1].Warmup == 1,
 	}

@@ -43,6 +43,9 @@ func intro(c *Comparison) []string {
 	if b := BlocksNote(c); b != "" {
 		out = append(out, b)
 	}
+	if g := GateNote(c); g != "" {
+		out = append(out, g)
+	}
 	if f := FocusNote(c); f != "" {
 		out = append(out, f)
 	}

@@ -187,16 +187,32 @@ func (t *Trainer) stepMetrics(ctx context.Context, s int, all rollout.Rollouts, 
 
 // batch assembles what the credit method sees.
 func (t *Trainer) batch(s int, kept rollout.Rollouts) *credit.Batch {
+	b := CreditBatch(kept, t.rewards, t.weights, s, StepSeed(t.c.Seed, s))
+	if t.needs.Replay {
+		b.Replay = replay.New(t.policy.Model, t.policy.Tok, replay.Chunk)
+	}
+	if t.needs.PRM {
+		b.PRM = t.prm
+	}
+	return b
+}
+
+// CreditBatch is what a credit method sees of rollouts scored by rewards
+// (weights c[k], nil for 1), at training step s with seed: every response's
+// group, scores, verdicts, prompt without blocks (task.ReplayBase: the
+// prompt as it states itself), text, tokens and offsets. The caller adds
+// the Replayer or Influencer a method needs.
+func CreditBatch(kept rollout.Rollouts, rewards []reward.Verifier, weights []float64, s int, seed uint64) *credit.Batch {
 	res, verdicts := kept.Responses, kept.Verdicts
-	N, K := len(res), len(t.rewards)
+	N, K := len(res), len(rewards)
 	b := &credit.Batch{
-		Groups: make([]int, N), Scores: make([][]float64, K), Weights: t.weights,
+		Groups: make([]int, N), Scores: make([][]float64, K), Weights: weights,
 		Rewards: make([]string, K), Verdicts: verdicts,
 		Prompts: make([]string, N), Responses: make([]string, N),
 		Tokens: make([][]int32, N), Offsets: make([][][2]int, N),
-		Step: s, Seed: StepSeed(t.c.Seed, s),
+		Step: s, Seed: seed,
 	}
-	for k, v := range t.rewards {
+	for k, v := range rewards {
 		b.Rewards[k] = v.Name()
 		b.Scores[k] = make([]float64, N)
 		for i := range N {
@@ -205,15 +221,8 @@ func (t *Trainer) batch(s int, kept rollout.Rollouts) *credit.Batch {
 	}
 	for i, r := range res {
 		b.Groups[i] = r.Prompt
-		// without the blocks a prompt states itself (ifeval's constraints)
 		b.Prompts[i], b.Responses[i] = task.ReplayBase(kept.PromptOf(i)), r.Text
 		b.Tokens[i], b.Offsets[i] = r.Tokens, r.Offsets
-	}
-	if t.needs.Replay {
-		b.Replay = replay.New(t.policy.Model, t.policy.Tok, replay.Chunk)
-	}
-	if t.needs.PRM {
-		b.PRM = t.prm
 	}
 	return b
 }

@@ -197,6 +197,10 @@ type Manifest struct {
 	// calibration counts) or HeadlineOwn (the rewards its own warm-up's
 	// calibration counts).
 	Headline string `json:"headline,omitempty"`
+	// Gate, when set, uses only the warm-ups whose calibration it passes
+	// (Gate.Why): no run trains from the others, and the report leaves
+	// them out. Fixed before the runs, like Headline.
+	Gate Gate `json:"min_localization,omitempty"`
 }
 
 // The rules a comparison's headline figure is averaged by
@@ -259,6 +263,10 @@ type Calibration struct {
 	// EvalPrompts test prompts: the runs' final evaluation starts here.
 	Eval        map[string]float64 `json:"eval,omitempty"`
 	EvalPrompts int                `json:"eval_prompts,omitempty"`
+	// Localized are the credit methods whose localization at the start
+	// each RewardStart.Localization holds (a comparison's Gate asks for
+	// them).
+	Localized []string `json:"localized,omitempty"`
 }
 
 // RewardStart is one reward's starting point.
@@ -282,6 +290,13 @@ type RewardStart struct {
 	Blamed        int     `json:"blamed,omitempty"`
 	BlamedTokens  float64 `json:"blamed_tokens,omitempty"`
 	BlamedUniform float64 `json:"blamed_uniform,omitempty"`
+	// Localization is, per credit method of Calibration.Localized, the
+	// reward's credit/localization (relevance on its verdicts' checked
+	// tokens relative to uniform; 1: none) over the calibration's samples,
+	// as the method would place at the first step: the mean over batches
+	// of 8 prompts, as a run's is the mean over its steps. A method is
+	// absent where the reward varied in no group.
+	Localization map[string]float64 `json:"localization,omitempty"`
 }
 
 // Counted lists the rewards a comparison judges methods on.

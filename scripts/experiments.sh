@@ -16,7 +16,7 @@
 #     used (prompts, demonstrations and databases are all drawn from it).
 #
 #   scripts/experiments.sh [NAME ...]
-#     names: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout
+#     names: slots slots-heldout slots-heldout-own slots-gated ifeval ifeval-heldout sql sql-heldout
 #            sql-plain sql-plain-heldout arith arith-heldout arith-two
 #            arith-two-heldout slots-10m
 #            slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout
@@ -54,6 +54,11 @@
 #   before it runs, counts each warm-up's own slots on fresh warm-ups
 #   (warm-up seeds 6-10), span - GDPO, Holm's m = 1:
 #   scripts/experiments.sh slots-heldout-own   (~80 minutes)
+#   MRTPO only from warm-ups whose replay localizes (>= 2 at the start on
+#   every counted slot), span and GDPO from the same ones, stated before it
+#   ran (Holm's m = 3: span - GDPO, MRTPO - GDPO, MRTPO - span):
+#   scripts/experiments.sh slots-gated   (~1.5 h; copying slots-heldout-own's
+#   warmup-1..5 into runs/exp-slots-gated first saves 20 minutes)
 #
 # Results go to runs/exp-<name>/ (table.md, report.html, one folder per
 # warm-up and run); compare resumes an interrupted comparison when run
@@ -122,6 +127,17 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # runs); docs/results/slots-warmups.md states the test.
       "$bin" compare --out "$out" "${slots[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
         --prompts 8 --group 8 --warmup-seed 6 --headline own "${heldout[@]}" ;;
+    slots-gated)
+      # MRTPO from warm-ups whose policy reads its blocks: 15 warm-ups
+      # (seeds 6-20, held out; the first five are slots-heldout-own's, the
+      # same seeds and recipe making the same checkpoints), of which only
+      # those where replay's localization at the start is >= 2 on every
+      # counted slot are trained from (--min-localization, fixed before the
+      # runs); GDPO, span and MRTPO, 4 seeds each; docs/results/slots-warmups.md
+      # states the test.
+      "$bin" compare --out "$out" "${slots[@]}" --methods "${METHODS:-gdpo,span,mrtpo}" --baselines gdpo,span \
+        --warmups "${WARMUPS:-15}" --seeds "${SEEDS:-4}" --prompts 8 --group 8 --warmup-seed 6 --headline own \
+        --min-localization mrtpo=2 "${heldout[@]}" ;;
     ifeval)         "$bin" compare --out "$out" "${ifeval[@]}" "${four[@]}" "${protocol[@]}" ;;
     ifeval-heldout) "$bin" compare --out "$out" "${ifeval[@]}" "${four[@]}" "${protocol[@]}" "${heldout[@]}" ;;
     sql)            "$bin" compare --out "$out" "${sql[@]}" "${three[@]}" "${protocol[@]}" ;;

@@ -22,7 +22,7 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		"the placebo. Then the same as JSON. `credo sft` runs it at the end of a warm-up, and\n"+
 		"`credo train --block-every N` during training; this runs it alone.", stdout, stderr)
 	dir := fs.String("model", "", "checkpoint folder (required)")
-	taskName := fs.String("task", "toolcall", "task whose test split and reference responses to use (one that writes references: toolcall, sql, ifeval, arith)")
+	taskName := fs.String("task", "toolcall", "task whose test split and reference responses to use (one that writes references: toolcall, sql, ifeval, arith, slots)")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
 	difficulty := fs.String("difficulty", "", "the task's difficulty settings, key=value,… (as in training)")
 	prompts := fs.Int("prompts", 32, "test prompts (the first N; at least 2)")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/credo-rl/credo/lab"
 
@@ -20,7 +21,9 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		"rewards a comparison can judge methods on at this difficulty. Over each reward's failed\n"+
 		"verdicts it also reports the share of a response they quote and the share of a uniform\n"+
 		"advantage's logit update that already lands there (the focus diagnostic, `credo focus`):\n"+
-		"where that is near 100%, GDPO's update already falls where span's would.", stdout, stderr)
+		"where that is near 100%, GDPO's update already falls where span's would. With --localize\n"+
+		"it runs those credit methods on the samples as on a run's first step and reports each\n"+
+		"reward's localization (what `compare --min-localization` gates warm-ups on).", stdout, stderr)
 	dir := fs.String("init", "", "warmed-up policy folder (required)")
 	taskName := fs.String("task", "toolcall", "task")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
@@ -33,8 +36,12 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.FloatVar(&c.MaxZeroVar, "max-zero-var", "", "largest share of groups without variance a counted reward may have")
 	fs.FloatVar(&c.Saturated, "saturated", "", "pass rate from which a reward is too close to done to be counted")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "sampling seed")
+	localize := fs.String("localize", "", "comma-separated credit methods whose localization at the start to measure, such as mrtpo,span (default settings of each)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *localize != "" {
+		c.Localize, c.Credit = strings.Split(*localize, ","), rl.DefaultConfig().Credit
 	}
 	if *dir == "" {
 		return usageError{Err: errors.New("--init is required")}
@@ -75,6 +82,20 @@ func calibrationTable(c run.Calibration) string {
 			quoted, uniform = fmt.Sprintf("%.0f%%", 100*r.BlamedTokens), fmt.Sprintf("%.0f%%", 100*r.BlamedUniform)
 		}
 		s += fmt.Sprintf("%-12s %6.3f %8.0f%% %8s %8s  %s\n", r.Reward, r.Pass, 100*r.ZeroVar, quoted, uniform, counted)
+	}
+	for _, r := range c.Rewards {
+		if len(c.Localized) == 0 {
+			break
+		}
+		var locs []string
+		for _, m := range c.Localized {
+			loc := "undefined (no variance)"
+			if v, ok := r.Localization[m]; ok {
+				loc = fmt.Sprintf("%.2f", v)
+			}
+			locs = append(locs, m+" "+loc)
+		}
+		s += fmt.Sprintf("localization at the start, %s: %s\n", r.Reward, strings.Join(locs, ", "))
 	}
 	return s + "quoted: the share of a response its failed verdicts quote; uniform: the share of a uniform advantage's\n" +
 		"update that already lands there (credo focus); near 100%, token credit can add little to GDPO\n"

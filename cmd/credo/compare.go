@@ -120,6 +120,12 @@ func compareFlags(fs *cli.Flags, c *lab.CompareConfig) (trainConfig *string) {
 		return nil
 	})
 	fs.Key("baselines", "baselines")
+	fs.Func("min-localization", "warm-up gate, method=value,…: measure each named method's localization (relevance on the verifiers' checked tokens relative to uniform) in every warm-up's calibration, and train only from warm-ups where it reaches the value on every counted reward, such as mrtpo=2 (a policy that does not read its verifier blocks leaves replay nothing to find); fixed before the runs, in compare.json", func(s string) error {
+		g, err := run.ParseGate(s)
+		c.Gate = g
+		return err
+	})
+	fs.Key("min-localization", "min_localization")
 	trainConfig = fs.String("train-config", "", "JSON or YAML file of training settings (as in a run's config.json) applied before these flags")
 	fs.Bind(&c.Train, "", cli.Pick(trainSettings(), nil, "prm", "steps", "prompts_per_step", "group", "dynamic_sampling", "max_tokens", "lr",
 		"credit.beta", "credit.span_warmup_steps", "credit.replay_warmup_steps", "credit.scale_to", "eval_every", "eval_prompts",
@@ -165,7 +171,7 @@ func compare(ctx context.Context, fs *cli.Flags, cmd string, args []string, c la
 	}
 	rows := report.Table(cmp)
 	head := ""
-	for _, note := range []string{report.BlocksNote(cmp), report.FocusNote(cmp)} {
+	for _, note := range []string{report.BlocksNote(cmp), report.GateNote(cmp), report.FocusNote(cmp)} {
 		if note != "" {
 			head += note + "\n\n"
 		}

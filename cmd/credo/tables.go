@@ -163,6 +163,8 @@ var compareNoFlag = cli.NoFlag{
 	"calibrate.eval_prompts": calibrateFromTrain, "calibrate.workers": calibrateFromTrain, "calibrate.timeout": calibrateFromTrain,
 	"calibrate.seed":         "the calibration samples with seed 1, the same for every comparison",
 	"calibrate.max_zero_var": calibrateBy, "calibrate.saturated": calibrateBy,
+	"calibrate.localize": "the methods of --min-localization, whose localization the gate reads",
+	"calibrate.credit":   "the training settings' credit configuration, as each run's first step would place",
 }
 
 const calibrateFromTrain = "the calibration samples as training does: the training settings' group, max tokens, temperature, verifiers and final evaluation prompts"

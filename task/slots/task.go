@@ -47,6 +47,17 @@ func refOf(p task.Prompt) (Ref, bool) {
 	return Ref{}, false
 }
 
+// Reference is the correct response to a prompt the task made
+// (task.Referencer), so the block diagnostic can ask whether a warmed-up
+// policy reads its blocks; false for a prompt it did not make.
+func (t *Task) Reference(p task.Prompt) (string, bool) {
+	r, ok := refOf(p)
+	if !ok || len(r.Pairs) == 0 {
+		return "", false
+	}
+	return r.Response(), true
+}
+
 // Knobs are the task's difficulty settings.
 var knobs = []task.Knob{
 	{Name: "slots", Default: "4", Help: "sums per prompt, one reward each (2..8)"},
@@ -63,9 +74,10 @@ type Task struct {
 }
 
 var (
-	_ task.Task    = (*Task)(nil)
-	_ task.Tunable = (*Task)(nil)
-	_ task.Region  = (*Task)(nil)
+	_ task.Task       = (*Task)(nil)
+	_ task.Tunable    = (*Task)(nil)
+	_ task.Region     = (*Task)(nil)
+	_ task.Referencer = (*Task)(nil)
 )
 
 // New builds the slots task from its seed and difficulty settings.

@@ -326,3 +326,28 @@ func TestLoose(t *testing.T) {
 		t.Fatalf("strict verdicts %v %v", strict[0], strict[1])
 	}
 }
+
+// The reference of every prompt the task made passes every reward; a
+// prompt it did not make has none.
+func TestReference(t *testing.T) {
+	for _, settings := range []string{"", "slots=6,max=50", "strict=0"} {
+		tk := newTask(t, settings)
+		for _, split := range []task.Split{task.Train, task.Test} {
+			for i := range 50 {
+				p := tk.Prompt(split, i)
+				resp, ok := tk.Reference(p)
+				if !ok {
+					t.Fatalf("%q: no reference for prompt %s", settings, p.ID)
+				}
+				for _, vd := range verdicts(t, tk, p, resp) {
+					if vd.Score != 1 {
+						t.Fatalf("%q: reference %q of %s scores %g", settings, resp, p.ID, vd.Score)
+					}
+				}
+			}
+		}
+		if _, ok := tk.Reference(task.Prompt{ID: "x", Text: "3+4"}); ok {
+			t.Fatalf("%q: a reference for a prompt the task did not make", settings)
+		}
+	}
+}
