@@ -16,7 +16,7 @@
 #     used (prompts, demonstrations and databases are all drawn from it).
 #
 #   scripts/experiments.sh [NAME ...]
-#     names: slots slots-heldout slots-heldout-own slots-gated ifeval ifeval-heldout sql sql-heldout
+#     names: slots slots-heldout slots-heldout-own slots-own slots-gated ifeval ifeval-heldout sql sql-heldout
 #            sql-plain sql-plain-heldout arith arith-heldout arith-two
 #            arith-two-heldout slots-10m
 #            slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout
@@ -127,6 +127,12 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # runs); docs/results/slots-warmups.md states the test.
       "$bin" compare --out "$out" "${slots[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
         --prompts 8 --group 8 --warmup-seed 6 --headline own "${heldout[@]}" ;;
+    slots-own)
+      # the development counterpart of slots-heldout-own (task seed 0, the
+      # same fresh warm-up seeds 6-10, GDPO and span, 5 x 2, own counted
+      # slots); docs/results/slots-warmups.md states the test.
+      "$bin" compare --out "$out" "${slots[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
+        --prompts 8 --group 8 --warmup-seed 6 --headline own ;;
     slots-gated)
       # MRTPO from warm-ups whose policy reads its blocks: 15 warm-ups
       # (seeds 6-20, held out; the first five are slots-heldout-own's, the
