@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/credo-rl/credo/rl"
 
@@ -141,7 +140,7 @@ func Compare(ctx context.Context, c CompareConfig, log io.Writer) error {
 		}
 	}
 	if len(gated) > 0 && len(gated) == len(sites) {
-		return fmt.Errorf("compare: no warm-up passes the gate (--min-localization %s): make more warm-ups (--warmups), warm up otherwise, or lower the gate", gateString(m.Gate))
+		return fmt.Errorf("compare: no warm-up passes the gate (--min-localization %s): make more warm-ups (--warmups), warm up otherwise, or lower the gate", m.Gate)
 	}
 	switch {
 	case len(cals) < 2:
@@ -193,12 +192,8 @@ func (c CompareConfig) validate() error {
 		return &settings.Error{Err: ps}
 	}
 	for _, method := range c.Gate.Methods() {
-		meth, err := credit.New(method, c.Train.Credit)
-		if err != nil {
-			return settings.Errorf("the gate's method: %v", err)
-		}
-		if credit.RequirementsOf(meth).PRM {
-			return settings.Errorf("the gate cannot measure %s's localization: it needs a process reward model, which a calibration has not", method)
+		if _, err := localizable(method, c.Train.Credit); err != nil {
+			return settings.Errorf("--min-localization: %v", err)
 		}
 	}
 	for _, method := range c.Methods {
@@ -343,13 +338,4 @@ func lockComparison(dir string) (*lock.Lock, error) {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
 	return lock.Acquire(dir)
-}
-
-// gateString is g as --min-localization takes it.
-func gateString(g run.Gate) string {
-	var parts []string
-	for _, m := range g.Methods() {
-		parts = append(parts, fmt.Sprintf("%s=%g", m, g[m]))
-	}
-	return strings.Join(parts, ",")
 }

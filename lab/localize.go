@@ -24,23 +24,33 @@ type localizer struct {
 	n       map[string]map[string]int
 }
 
-// newLocalizer makes the methods of c.Localize; a method that needs a
-// process reward model is an error (a calibration has none).
+// newLocalizer makes the methods of c.Localize (localizable).
 func newLocalizer(c CalibrateConfig, vs []reward.Verifier, rp credit.Replayer) (*localizer, error) {
 	l := &localizer{methods: c.Localize, vs: vs, replay: rp, seed: c.Seed,
 		sum: map[string]map[string]float64{}, n: map[string]map[string]int{}}
 	for _, name := range c.Localize {
-		m, err := credit.New(name, c.Credit)
+		m, err := localizable(name, c.Credit)
 		if err != nil {
 			return nil, err
-		}
-		if credit.RequirementsOf(m).PRM {
-			return nil, fmt.Errorf("the localization of %s cannot be measured in a calibration: it needs a process reward model", name)
 		}
 		l.meths = append(l.meths, m)
 		l.sum[name], l.n[name] = map[string]float64{}, map[string]int{}
 	}
 	return l, nil
+}
+
+// localizable is credit method name, made with cfg, when a calibration
+// can measure its localization: one that needs a process reward model is
+// an error (a calibration has none).
+func localizable(name string, cfg credit.Config) (credit.Method, error) {
+	m, err := credit.New(name, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if credit.RequirementsOf(m).PRM {
+		return nil, fmt.Errorf("the localization of %s cannot be measured in a calibration: it needs a process reward model", name)
+	}
+	return m, nil
 }
 
 // add runs every method on one batch of rollouts (batch index start).

@@ -12,15 +12,23 @@ import (
 // Gate is a comparison's warm-up gate, method → least localization: a
 // warm-up is used only when, on every reward its calibration counts, each
 // named method's localization at the start (RewardStart.Localization) is
-// at least the value. MRTPO's credit follows what the policy reads in its
-// verifier blocks, and a warm-up whose policy does not read them makes
-// relevance that lands nowhere in particular (issue 28: the gain follows
-// the localization): the gate states before the runs which warm-ups can
-// test the method at all.
+// at least the value. MRTPO's credit comes from what the policy reads in
+// its verifier blocks, and on a warm-up whose policy does not read them its
+// relevance lands nowhere in particular: the gate states before the runs
+// which warm-ups can test the method at all.
 type Gate map[string]float64
 
 // Methods are the gate's methods, sorted.
 func (g Gate) Methods() []string { return slices.Sorted(maps.Keys(g)) }
+
+// String is g as ParseGate reads it: "method=value,…", methods sorted.
+func (g Gate) String() string {
+	var parts []string
+	for _, m := range g.Methods() {
+		parts = append(parts, fmt.Sprintf("%s=%g", m, g[m]))
+	}
+	return strings.Join(parts, ",")
+}
 
 // Why is "" when cal passes the gate, else the reasons it does not, one
 // per failing (method, reward). A calibration that counts no reward fails

@@ -44,6 +44,9 @@ func TestParseGate(t *testing.T) {
 	if err != nil || len(g) != 2 || g["mrtpo"] != 2 || g["span"] != 1.5 {
 		t.Fatalf("ParseGate = %v, %v", g, err)
 	}
+	if again, err := ParseGate(g.String()); err != nil || g.String() != "mrtpo=2,span=1.5" || len(again) != 2 || again["span"] != 1.5 {
+		t.Errorf("String %q reads back as %v, %v", g.String(), again, err)
+	}
 	if g, err := ParseGate(""); err != nil || len(g) != 0 {
 		t.Fatalf("empty: %v, %v", g, err)
 	}
