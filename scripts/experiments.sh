@@ -20,7 +20,7 @@
 #            sql-plain sql-plain-heldout arith arith-heldout arith-two
 #            arith-two-heldout slots-10m
 #            slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout
-#            toolcall-args toolcall-args-heldout
+#            toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout
 #   WARMUPS=3 SEEDS=1 scripts/experiments.sh slots    (a smaller run)
 #   METHODS=gdpo,span scripts/experiments.sh ifeval-heldout
 #     (other methods for the comparisons of grpo,gdpo,span[,mrtpo]; a later
@@ -44,6 +44,9 @@
 #   its second test, every call with several arguments (the same
 #   protocol and document):
 #   WARMUPS=5 SEEDS=2 ... toolcall-args-heldout and WARMUPS=3 SEEDS=1 ... toolcall-args
+#   its third test, a free-worded plan before every call (think=plan;
+#   Holm over the three toolcall tests):
+#   WARMUPS=5 SEEDS=2 ... toolcall-plan-heldout, then WARMUPS=3 SEEDS=1 ... toolcall-plan
 #   slots held out with 10 paired runs and arith with two-step sums, each
 #   stated before it ran (slots-warmups.md, arith-warmups.md); the first
 #   shares runs/exp-slots-heldout with the 5 × 1 table, so it ran where
@@ -103,6 +106,16 @@ toolcallone=(--difficulty tools=1,optional=omit,vocab=4,max=9)
 # since the 1M policy guesses even a one-digit number (1 in 9 at max=9),
 # which left 31% of groups without variance in `call`.
 toolcallargs=(--difficulty tools=1,optional=state,vocab=4,max=1)
+# toolcall-plan: toolcall-args with a free-worded plan before every call
+# (think=plan, ~70 bytes naming no argument value), so the policy is unsure
+# of many tokens no call verdict quotes, as on ifeval, where span wins
+# (docs/results/focus.md); responses twice as long, hence 224 new tokens.
+# Format flaws at 0.05 (calls still flawed at 0.3), so a failed call is
+# mostly a wrong argument, not an unreadable call whose verdict quotes the
+# format fault: calibrated, call's failed verdicts quote 11% of a response,
+# where 32-37% of a uniform update lands (toolcall-args: 40%, 60%).
+toolcallplan=(--difficulty tools=1,optional=state,vocab=4,max=1,think=plan --reward-flaw-rate format=0.05
+  --max-tokens 224 --eval-max-tokens 224)
 arith=(--task arith --warmup-steps 500 --steps 60 --lr 1.5e-4 --eval-every 20 --eval-prompts 64 --prm runs/prm-arith)
 arithone=(--difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0)
 # arith-two: two-step sums, so a failed answer is one wrong step among
@@ -150,8 +163,9 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
     sql-heldout)    "$bin" compare --out "$out" "${sql[@]}" "${three[@]}" "${protocol[@]}" "${heldout[@]}" ;;
     sql-plain)      "$bin" compare --out "$out" "${sqlplain[@]}" "${three[@]}" "${protocol[@]}" ;;
     sql-plain-heldout) "$bin" compare --out "$out" "${sqlplain[@]}" "${three[@]}" "${protocol[@]}" "${heldout[@]}" ;;
-    toolcall|toolcall-heldout|toolcall-args|toolcall-args-heldout)
+    toolcall|toolcall-heldout|toolcall-args|toolcall-args-heldout|toolcall-plan|toolcall-plan-heldout)
       d=("${toolcallone[@]}"); [[ $name = toolcall-args* ]] && d=("${toolcallargs[@]}")
+      [[ $name = toolcall-plan* ]] && d=("${toolcallplan[@]}")
       extra=(); [[ $name = *-heldout ]] && extra=("${heldout[@]}")
       "$bin" compare --out "$out" "${toolcall[@]}" "${d[@]}" --methods "${METHODS:-gdpo,span}" \
         --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" "${extra[@]}" ;;
@@ -191,7 +205,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # text of its length instead of removed (mrtpo+neutral), on slots'
       # warm-ups (the comparison grows by one method).
       "$bin" compare --out runs/exp-slots "${slots[@]}" --methods grpo,gdpo,span,mrtpo,mrtpo+neutral "${protocol[@]}" ;;
-    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout)" >&2; exit 2 ;;
+    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done

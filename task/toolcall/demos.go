@@ -107,7 +107,7 @@ func (t *Task) counterfactual(r *rand.Rand, ex example) example {
 		ref := &Ref{Functions: ex.ref.Functions, Answer: Answer{Function: name, Params: d.args}}
 		ref.call = ref.referenceCall().String()
 		if !ex.ref.accepts(ref.call) {
-			return example{text: ex.text, ref: ref, think: d.think, shown: ex.shown}
+			return example{text: ex.text, ref: ref, think: t.set.thought(ex.text, name, d.think), shown: ex.shown}
 		}
 	}
 }

@@ -179,5 +179,54 @@ func TestDemosAtSettings(t *testing.T) {
 }
 
 func TestBadSettings(t *testing.T) {
-	tasktest.Refuses(t, "toolcall", "tools=0", "tools=6", "tools=two", "vocab=1", "vocab=21", "max=0", "max=501", "max=nine", "optional=some", "level=2")
+	tasktest.Refuses(t, "toolcall", "tools=0", "tools=6", "tools=two", "vocab=1", "vocab=21", "max=0", "max=501", "max=nine", "optional=some", "think=long", "level=2")
+}
+
+// think=plan gives every demonstration the same prompts as think=short
+// with a thought of two sentences that names no argument value, one per
+// prompt, drawn from many (so the policy cannot read it off the prompt);
+// the reference response carries it too, and scores full marks.
+func TestThinkKnob(t *testing.T) {
+	short, planned := tuned(t, "tools=1,optional=state"), tuned(t, "tools=1,optional=state,think=plan")
+	plans := map[string]bool{}
+	for i := range 200 {
+		ps, pp := short.Prompt(task.Train, i), planned.Prompt(task.Train, i)
+		if ps.Text != pp.Text {
+			t.Fatalf("prompt %d differs with think=plan:\n%q\n%q", i, ps.Text, pp.Text)
+		}
+		resp, ok := planned.Reference(pp)
+		if !ok {
+			t.Fatalf("prompt %d: no reference response", i)
+		}
+		th, _, _ := strings.Cut(strings.TrimPrefix(resp, "<think>"), "</think>")
+		if n := len(th); n < 40 || n > 110 {
+			t.Errorf("prompt %d: plan of %d bytes, want 40..110: %q", i, n, th)
+		}
+		for _, a := range pp.Ref.(*Ref).Answer.Params {
+			for _, v := range a.Values {
+				if v.Kind == String && v.Str != "" && strings.Contains(strings.ToLower(th), strings.ToLower(v.Str)) {
+					t.Errorf("prompt %d: the plan names argument %s=%q: %q", i, a.Name, v.Str, th)
+				}
+			}
+		}
+		if again, _ := planned.Reference(planned.Prompt(task.Train, i)); again != resp {
+			t.Fatalf("prompt %d: two plans for one prompt", i)
+		}
+		plans[th] = true
+		for _, v := range planned.Rewards() {
+			verdict, err := v.Verify(context.Background(), pp, resp)
+			if err != nil || verdict.Score != 1 {
+				t.Fatalf("prompt %d: reference scores %v on %s (%v): %q", i, verdict.Score, v.Name(), err, resp)
+			}
+		}
+	}
+	if len(plans) < 150 {
+		t.Errorf("%d distinct plans over 200 prompts, want most of them distinct", len(plans))
+	}
+	for _, d := range planned.Demos(50, 3, task.DemoConfig{}) {
+		th, _, _ := strings.Cut(strings.TrimPrefix(d.Response, "<think>"), "</think>")
+		if strings.Count(th, ".") != 2 {
+			t.Errorf("a demonstration without a plan: %q", d.Response)
+		}
+	}
 }

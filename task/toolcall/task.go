@@ -120,7 +120,7 @@ func (t *Task) draw(r *rand.Rand) example {
 		sigs[j], names[j] = t.sigs[i], t.tools[i].Name
 	}
 	text := "Tools: " + strings.Join(sigs, "; ") + "\nUser: " + d.request
-	return example{text: text, ref: ref, think: d.think, shown: names}
+	return example{text: text, ref: ref, think: t.set.thought(text, target.Name, d.think), shown: names}
 }
 
 // splitmix spreads consecutive stream numbers over the generator's state.
