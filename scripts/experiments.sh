@@ -109,13 +109,14 @@ toolcallargs=(--difficulty tools=1,optional=state,vocab=4,max=1)
 # toolcall-plan: toolcall-args with a free-worded plan before every call
 # (think=plan, ~70 bytes naming no argument value), so the policy is unsure
 # of many tokens no call verdict quotes, as on ifeval, where span wins
-# (docs/results/focus.md); responses twice as long, hence 224 new tokens.
+# (docs/results/focus.md); responses twice as long, hence 224 new tokens
+# (training samples and evaluations alike).
 # Format flaws at 0.05 (calls still flawed at 0.3), so a failed call is
 # mostly a wrong argument, not an unreadable call whose verdict quotes the
 # format fault: calibrated, call's failed verdicts quote 11% of a response,
 # where 32-37% of a uniform update lands (toolcall-args: 40%, 60%).
 toolcallplan=(--difficulty tools=1,optional=state,vocab=4,max=1,think=plan --reward-flaw-rate format=0.05
-  --max-tokens 224 --eval-max-tokens 224)
+  --max-tokens 224)
 arith=(--task arith --warmup-steps 500 --steps 60 --lr 1.5e-4 --eval-every 20 --eval-prompts 64 --prm runs/prm-arith)
 arithone=(--difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0)
 # arith-two: two-step sums, so a failed answer is one wrong step among
