@@ -15,6 +15,12 @@
 // schemas and the ground truth in BFCL's own structure, so one call verifier
 // serves both them and real BFCL records (see ParseBFCL).
 //
+// Difficulty settings (Knobs) set the tools offered, the optional
+// arguments, the vocabulary and numbers of the requests, and the
+// demonstrations' thought: short ("weather in Paris") or, with think=plan,
+// a free-worded plan that names no argument value, so a policy stays unsure
+// of tokens no call verdict quotes.
+//
 // The package has its own JSON scanner (ParseJSON), because verdicts need
 // the byte range of every key and value of the model's call.
 //
