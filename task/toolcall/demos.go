@@ -82,9 +82,10 @@ func (t *Task) demos(n int, seed uint64, c task.DemoConfig) ([]task.Demo, []*Ref
 		if callFlawed {
 			call = flawCall(r, ex, call)
 		}
-		resp := renderResponse(answer.think, call.String())
+		think := t.set.demoThought(r, answer.ref.Answer.Function, answer.think)
+		resp := renderResponse(think, call.String())
 		if !formatBlock && r.Float64() < formatRate {
-			resp = flawFormat(r, answer.think, call.String(), refBlock)
+			resp = flawFormat(r, think, call.String(), refBlock)
 			flaws = append(flaws, "format")
 		}
 		if callFlawed || counter != nil {

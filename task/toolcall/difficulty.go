@@ -14,7 +14,7 @@ var knobs = []task.Knob{
 	{Name: "optional", Default: "mixed", Help: "optional arguments (weather unit, timer label, search limit): mixed (the request states them in 1/3 to 1/2 of prompts), omit (never stated: fewer arguments to write), state (always stated: more)"},
 	{Name: "vocab", Default: "20", Help: "words each free-string argument (city, label, phrase, query, currency) draws from: the first N of its list (2..20; 20 is every list whole)"},
 	{Name: "max", Default: "500", Help: "largest number a request states (1..500): timer minutes, convert amounts and search limits are drawn from 1..min(max, the tool's own 90, 500, 20); a small policy copies a number of a few values as it copies a word"},
-	{Name: "think", Default: "short", Help: "the demonstrations' thought: short (\"weather in Paris\", mostly copied from the request) or plan (two free-worded sentences, ~70 bytes, drawn afresh per prompt and naming no argument value: many tokens the policy is unsure of that no call verdict quotes)"},
+	{Name: "think", Default: "short", Help: "the demonstrations' thought: short (\"weather in Paris\", mostly copied from the request), plan (two free-worded sentences, ~70 bytes, naming no argument value, one per prompt, which a policy can learn when prompts are few) or varied (such a plan drawn afresh for every demonstration: tokens the policy stays unsure of that no call verdict quotes)"},
 }
 
 // Optional-argument modes.
@@ -30,7 +30,7 @@ type settings struct {
 	optional string // optMixed, optOmit or optState
 	vocab    int    // words per free-string vocabulary
 	max      int    // largest number a request states
-	think    string // thinkShort or thinkPlan
+	think    string // thinkShort, thinkPlan or thinkVaried
 }
 
 // readSettings checks d against knobs and reads it.
@@ -58,8 +58,8 @@ func readSettings(d task.Difficulty) (settings, error) {
 	}
 	s.think = thinkShort
 	if v, ok := d["think"]; ok {
-		if v != thinkShort && v != thinkPlan {
-			return s, fmt.Errorf("difficulty think=%s: want short or plan", v)
+		if v != thinkShort && v != thinkPlan && v != thinkVaried {
+			return s, fmt.Errorf("difficulty think=%s: want short, plan or varied", v)
 		}
 		s.think = v
 	}

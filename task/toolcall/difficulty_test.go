@@ -230,3 +230,38 @@ func TestThinkKnob(t *testing.T) {
 		}
 	}
 }
+
+// think=plan demonstrates a prompt always with its one plan; think=varied
+// with plans drawn afresh; both name no argument (TestThinkKnob).
+func TestThinkVaried(t *testing.T) {
+	thoughts := func(spec string) map[string]map[string]bool {
+		out := map[string]map[string]bool{}
+		for _, d := range tuned(t, spec).Demos(600, 5, task.DemoConfig{}) {
+			th, _, ok := strings.Cut(strings.TrimPrefix(d.Response, "<think>"), "</think>")
+			if !ok || strings.Count(th, ".") != 2 {
+				t.Fatalf("%s: a demonstration without a plan: %q", spec, d.Response)
+			}
+			if out[d.Prompt] == nil {
+				out[d.Prompt] = map[string]bool{}
+			}
+			out[d.Prompt][th] = true
+		}
+		return out
+	}
+	const base = "tools=1,optional=state,vocab=4,max=1"
+	for p, ths := range thoughts(base + ",think=plan") {
+		if len(ths) != 1 {
+			t.Errorf("think=plan: prompt %q demonstrated with %d plans, want 1", p, len(ths))
+		}
+	}
+	var many int
+	varied := thoughts(base + ",think=varied")
+	for _, ths := range varied {
+		if len(ths) > 1 {
+			many++
+		}
+	}
+	if many < len(varied)/2 {
+		t.Errorf("think=varied: %d of %d prompts demonstrated with more than one plan", many, len(varied))
+	}
+}

@@ -7,8 +7,9 @@ import (
 
 // Thought modes (the think setting).
 const (
-	thinkShort = "short" // "weather in Paris": a few tokens, most of them copied from the request
-	thinkPlan  = "plan"  // a free-worded plan of two sentences that names no argument value
+	thinkShort  = "short"  // "weather in Paris": a few tokens, most of them copied from the request
+	thinkPlan   = "plan"   // a free-worded plan of two sentences, one per prompt, that names no argument value
+	thinkVaried = "varied" // such a plan drawn afresh for every demonstration
 )
 
 // thinkStream keeps the plan's draws apart from every other draw.
@@ -23,20 +24,26 @@ var intents = map[string][]string{
 	"search":    {"a web search", "some search results", "a lookup online"},
 }
 
-// plan is a thought of two sentences for a call to tool, each of its
-// seven word choices drawn afresh (about 13 bits over ~70 bytes) and none of them an
-// argument value. The draws come from a generator seeded by the prompt's
-// text and the tool, so a prompt keeps one plan, the prompts themselves
-// (and every other draw) are those of the short thought, and a policy
-// cannot tell the plan from the prompt: it stays unsure of many tokens
-// that no verdict of call quotes, as an instruction-tuned model is of
-// its free-form reasoning before a call.
+// plan is a thought of two sentences for a call to tool, drawn by
+// planFrom from a generator seeded by the prompt's text and the tool: a
+// prompt keeps one plan, and the prompts themselves (and every other draw)
+// are those of the short thought. On a task of few distinct prompts (212
+// train prompts at tools=1,vocab=4,max=1) a policy learns each prompt's
+// plan and is sure of it; think=varied demonstrates each prompt with
+// plans drawn afresh, so the policy learns their distribution instead.
 func plan(text, tool string) string {
 	h := uint64(14695981039346656037) // FNV-1a of text, a NUL, tool
 	for _, c := range []byte(text + "\x00" + tool) {
 		h = (h ^ uint64(c)) * 1099511628211
 	}
-	r := rand.New(rand.NewPCG(h, thinkStream))
+	return planFrom(rand.New(rand.NewPCG(h, thinkStream)), tool)
+}
+
+// planFrom draws a plan's seven word choices of four each (14 bits over
+// ~70 bytes), none of them an argument value: tokens a policy that learned
+// their distribution stays unsure of and no verdict of call quotes, as an
+// instruction-tuned model is of its free-form reasoning before a call.
+func planFrom(r *rand.Rand, tool string) string {
 	var b strings.Builder
 	b.WriteString(pick(r, []string{"The user wants ", "They ask for ", "The request is for ", "This calls for "}))
 	b.WriteString(pick(r, intents[tool]))
@@ -48,11 +55,20 @@ func plan(text, tool string) string {
 	return b.String()
 }
 
-// thought is a demonstration's thought for a call to tool on a prompt
-// with this text: the drawer's short one, or under think=plan a plan.
+// thought is a prompt's thought for a call to tool on a prompt with this
+// text (its reference response's): the drawer's short one, or a plan.
 func (s *settings) thought(text, tool, short string) string {
-	if s.think == thinkPlan {
-		return plan(text, tool)
+	if s.think == thinkShort {
+		return short
 	}
-	return short
+	return plan(text, tool)
+}
+
+// demoThought is a demonstration's thought: the prompt's own, or under
+// think=varied a plan drawn from the demonstrations' generator r.
+func (s *settings) demoThought(r *rand.Rand, tool, own string) string {
+	if s.think == thinkVaried {
+		return planFrom(r, tool)
+	}
+	return own
 }
