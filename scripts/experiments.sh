@@ -21,6 +21,7 @@
 #            arith-two-heldout slots-10m
 #            slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout
 #            toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout
+#            toolcall-varied toolcall-varied-heldout
 #   WARMUPS=3 SEEDS=1 scripts/experiments.sh slots    (a smaller run)
 #   METHODS=gdpo,span scripts/experiments.sh ifeval-heldout
 #     (other methods for the comparisons of grpo,gdpo,span[,mrtpo]; a later
@@ -46,7 +47,9 @@
 #   WARMUPS=5 SEEDS=2 ... toolcall-args-heldout and WARMUPS=3 SEEDS=1 ... toolcall-args
 #   its third test, a free-worded plan before every call (think=plan;
 #   Holm over the three toolcall tests):
-#   WARMUPS=5 SEEDS=2 ... toolcall-plan-heldout, then WARMUPS=3 SEEDS=1 ... toolcall-plan
+#   WARMUPS=5 SEEDS=2 ... toolcall-plan-heldout, then WARMUPS=3 SEEDS=1 ... toolcall-plan;
+#   its fourth, the plan drawn per demonstration (think=varied):
+#   WARMUPS=5 SEEDS=2 ... toolcall-varied-heldout
 #   slots held out with 10 paired runs and arith with two-step sums, each
 #   stated before it ran (slots-warmups.md, arith-warmups.md); the first
 #   shares runs/exp-slots-heldout with the 5 × 1 table, so it ran where
@@ -117,6 +120,12 @@ toolcallargs=(--difficulty tools=1,optional=state,vocab=4,max=1)
 # where 32-37% of a uniform update lands (toolcall-args: 40%, 60%).
 toolcallplan=(--difficulty tools=1,optional=state,vocab=4,max=1,think=plan --reward-flaw-rate format=0.05
   --max-tokens 224)
+# toolcall-varied: the same with a plan drawn afresh for every
+# demonstration (think=varied): at think=plan each of the 212 train prompts
+# has one plan, which the warm-up learns, so the policy was sure of it.
+# 600 warm-up steps (1,000 before): the loss is flat from ~450.
+toolcallvaried=(--difficulty tools=1,optional=state,vocab=4,max=1,think=varied --reward-flaw-rate format=0.05
+  --max-tokens 224 --warmup-steps 600)
 arith=(--task arith --warmup-steps 500 --steps 60 --lr 1.5e-4 --eval-every 20 --eval-prompts 64 --prm runs/prm-arith)
 arithone=(--difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0)
 # arith-two: two-step sums, so a failed answer is one wrong step among
@@ -164,9 +173,10 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
     sql-heldout)    "$bin" compare --out "$out" "${sql[@]}" "${three[@]}" "${protocol[@]}" "${heldout[@]}" ;;
     sql-plain)      "$bin" compare --out "$out" "${sqlplain[@]}" "${three[@]}" "${protocol[@]}" ;;
     sql-plain-heldout) "$bin" compare --out "$out" "${sqlplain[@]}" "${three[@]}" "${protocol[@]}" "${heldout[@]}" ;;
-    toolcall|toolcall-heldout|toolcall-args|toolcall-args-heldout|toolcall-plan|toolcall-plan-heldout)
+    toolcall|toolcall-heldout|toolcall-args|toolcall-args-heldout|toolcall-plan|toolcall-plan-heldout|toolcall-varied|toolcall-varied-heldout)
       d=("${toolcallone[@]}"); [[ $name = toolcall-args* ]] && d=("${toolcallargs[@]}")
       [[ $name = toolcall-plan* ]] && d=("${toolcallplan[@]}")
+      [[ $name = toolcall-varied* ]] && d=("${toolcallvaried[@]}")
       extra=(); [[ $name = *-heldout ]] && extra=("${heldout[@]}")
       "$bin" compare --out "$out" "${toolcall[@]}" "${d[@]}" --methods "${METHODS:-gdpo,span}" \
         --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" "${extra[@]}" ;;
@@ -206,7 +216,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # text of its length instead of removed (mrtpo+neutral), on slots'
       # warm-ups (the comparison grows by one method).
       "$bin" compare --out runs/exp-slots "${slots[@]}" --methods grpo,gdpo,span,mrtpo,mrtpo+neutral "${protocol[@]}" ;;
-    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout)" >&2; exit 2 ;;
+    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout toolcall-varied toolcall-varied-heldout)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done
