@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"strings"
 
@@ -56,11 +57,7 @@ const testShare = 5
 // SplitOf is the split a prompt text belongs to: a hash of the text, so
 // train and test can never share a prompt, whatever the seed.
 func SplitOf(text string) task.Split {
-	h := uint64(14695981039346656037) // FNV-1a, 64 bits
-	for i := 0; i < len(text); i++ {
-		h = (h ^ uint64(text[i])) * 1099511628211
-	}
-	if h%testShare == 0 {
+	if fnv1a(text)%testShare == 0 {
 		return task.Test
 	}
 	return task.Train
@@ -91,6 +88,7 @@ func (t *Task) drawIn(r *rand.Rand, split task.Split) example {
 			// NewRef's checks hold by construction: the target is offered,
 			// and parseTools checked the schema types.
 			ex.ref.call = ex.ref.referenceCall().String()
+			ex.think = t.set.thought(ex.text, ex.ref.Answer.Function, ex.think)
 			ex.ref.think = ex.think
 			return ex
 		}
@@ -120,7 +118,14 @@ func (t *Task) draw(r *rand.Rand) example {
 		sigs[j], names[j] = t.sigs[i], t.tools[i].Name
 	}
 	text := "Tools: " + strings.Join(sigs, "; ") + "\nUser: " + d.request
-	return example{text: text, ref: ref, think: t.set.thought(text, target.Name, d.think), shown: names}
+	return example{text: text, ref: ref, think: d.think, shown: names}
+}
+
+// fnv1a is the 64-bit FNV-1a hash of s.
+func fnv1a(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
 }
 
 // splitmix spreads consecutive stream numbers over the generator's state.

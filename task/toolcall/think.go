@@ -32,15 +32,11 @@ var intents = map[string][]string{
 // plan and is sure of it; think=varied demonstrates each prompt with
 // plans drawn afresh, so the policy learns their distribution instead.
 func plan(text, tool string) string {
-	h := uint64(14695981039346656037) // FNV-1a of text, a NUL, tool
-	for _, c := range []byte(text + "\x00" + tool) {
-		h = (h ^ uint64(c)) * 1099511628211
-	}
-	return planFrom(rand.New(rand.NewPCG(h, thinkStream)), tool)
+	return planFrom(rand.New(rand.NewPCG(fnv1a(text+"\x00"+tool), thinkStream)), tool)
 }
 
-// planFrom draws a plan's seven word choices of four each (14 bits over
-// ~70 bytes), none of them an argument value: tokens a policy that learned
+// planFrom draws a plan's seven word choices of three or four each (about
+// 14 bits over ~70 bytes), none of them an argument value: tokens a policy that learned
 // their distribution stays unsure of and no verdict of call quotes, as an
 // instruction-tuned model is of its free-form reasoning before a call.
 func planFrom(r *rand.Rand, tool string) string {
