@@ -21,7 +21,8 @@
 #            arith-two-heldout slots-10m
 #            slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout
 #            toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout
-#            toolcall-varied toolcall-varied-heldout
+#            toolcall-varied toolcall-varied-heldout toolcall-varied-long
+#            toolcall-varied-long-heldout
 #   WARMUPS=3 SEEDS=1 scripts/experiments.sh slots    (a smaller run)
 #   METHODS=gdpo,span scripts/experiments.sh ifeval-heldout
 #     (other methods for the comparisons of grpo,gdpo,span[,mrtpo]; a later
@@ -50,6 +51,9 @@
 #   WARMUPS=5 SEEDS=2 ... toolcall-plan-heldout, then WARMUPS=3 SEEDS=1 ... toolcall-plan;
 #   its fourth, the plan drawn per demonstration (think=varied):
 #   WARMUPS=5 SEEDS=2 ... toolcall-varied-heldout
+#   its fifth, the same warmed up for 1,500 steps, so `call` starts near 0.4
+#   (Holm over the five toolcall tests; ~1.5 h, then ~45 minutes):
+#   WARMUPS=5 SEEDS=2 ... toolcall-varied-long-heldout, then WARMUPS=3 SEEDS=1 ... toolcall-varied-long
 #   slots held out with 10 paired runs and arith with two-step sums, each
 #   stated before it ran (slots-warmups.md, arith-warmups.md); the first
 #   shares runs/exp-slots-heldout with the 5 × 1 table, so it ran where
@@ -126,6 +130,13 @@ toolcallplan=(--difficulty tools=1,optional=state,vocab=4,max=1,think=plan --rew
 # 600 warm-up steps (1,000 before): the loss is flat from ~450.
 toolcallvaried=(--difficulty tools=1,optional=state,vocab=4,max=1,think=varied --reward-flaw-rate format=0.05
   --max-tokens 224 --warmup-steps 600)
+# toolcall-varied-long: the same warmed up for 1,500 steps. At 600 the
+# warm-ups started `call` at 0.11-0.29 and RL did not move it; the loss is
+# flat by then (the plans' own entropy), but copying the arguments through
+# the plan keeps improving: one 1,500-step warm-up started `call` at
+# 0.39 (development prompts) and 0.43 (held out), a uniform update's share on a
+# failed call's quoted tokens still 12% (quoted 10%).
+toolcallvariedlong=("${toolcallvaried[@]}" --warmup-steps 1500)
 arith=(--task arith --warmup-steps 500 --steps 60 --lr 1.5e-4 --eval-every 20 --eval-prompts 64 --prm runs/prm-arith)
 arithone=(--difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0)
 # arith-two: two-step sums, so a failed answer is one wrong step among
@@ -173,10 +184,11 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
     sql-heldout)    "$bin" compare --out "$out" "${sql[@]}" "${three[@]}" "${protocol[@]}" "${heldout[@]}" ;;
     sql-plain)      "$bin" compare --out "$out" "${sqlplain[@]}" "${three[@]}" "${protocol[@]}" ;;
     sql-plain-heldout) "$bin" compare --out "$out" "${sqlplain[@]}" "${three[@]}" "${protocol[@]}" "${heldout[@]}" ;;
-    toolcall|toolcall-heldout|toolcall-args|toolcall-args-heldout|toolcall-plan|toolcall-plan-heldout|toolcall-varied|toolcall-varied-heldout)
+    toolcall|toolcall-heldout|toolcall-args|toolcall-args-heldout|toolcall-plan|toolcall-plan-heldout|toolcall-varied|toolcall-varied-heldout|toolcall-varied-long|toolcall-varied-long-heldout)
       d=("${toolcallone[@]}"); [[ $name = toolcall-args* ]] && d=("${toolcallargs[@]}")
       [[ $name = toolcall-plan* ]] && d=("${toolcallplan[@]}")
       [[ $name = toolcall-varied* ]] && d=("${toolcallvaried[@]}")
+      [[ $name = toolcall-varied-long* ]] && d=("${toolcallvariedlong[@]}")
       extra=(); [[ $name = *-heldout ]] && extra=("${heldout[@]}")
       "$bin" compare --out "$out" "${toolcall[@]}" "${d[@]}" --methods "${METHODS:-gdpo,span}" \
         --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" "${extra[@]}" ;;
@@ -216,7 +228,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # text of its length instead of removed (mrtpo+neutral), on slots'
       # warm-ups (the comparison grows by one method).
       "$bin" compare --out runs/exp-slots "${slots[@]}" --methods grpo,gdpo,span,mrtpo,mrtpo+neutral "${protocol[@]}" ;;
-    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout toolcall-varied toolcall-varied-heldout)" >&2; exit 2 ;;
+    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout toolcall-varied toolcall-varied-heldout toolcall-varied-long toolcall-varied-long-heldout)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done
