@@ -36,9 +36,10 @@ func plan(text, tool string) string {
 }
 
 // planFrom draws a plan's seven word choices of three or four each (about
-// 14 bits over ~70 bytes), none of them an argument value: tokens a policy that learned
-// their distribution stays unsure of and no verdict of call quotes, as an
-// instruction-tuned model is of its free-form reasoning before a call.
+// 14 bits over ~70 bytes), none of them an argument value: tokens a policy
+// that learned their distribution stays unsure of and no verdict of call
+// quotes, as an instruction-tuned model is of its free-form reasoning
+// before a call.
 func planFrom(r *rand.Rand, tool string) string {
 	var b strings.Builder
 	b.WriteString(pick(r, []string{"The user wants ", "They ask for ", "The request is for ", "This calls for "}))
