@@ -17,7 +17,7 @@
 #
 #   scripts/experiments.sh [NAME ...]
 #     names: slots slots-heldout slots-heldout-own slots-own slots-gated ifeval ifeval-heldout sql sql-heldout
-#            sql-plain sql-plain-heldout sql-executes sql-executes-heldout arith arith-heldout arith-two
+#            sql-plain sql-plain-heldout sql-executes sql-executes-heldout sql-executes-heldout-2 arith arith-heldout arith-two
 #            arith-two-heldout slots-10m
 #            slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout
 #            toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout
@@ -37,7 +37,8 @@
 #   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... ifeval-heldout;
 #   docs/results/sql-warmups.md:
 #   WARMUPS=3 SEEDS=1 ... sql sql-plain-heldout sql-plain, then the test on
-#   executes stated before it ran: ... sql-executes-heldout, WARMUPS=3 SEEDS=1 ... sql-executes
+#   executes stated before it ran: ... sql-executes-heldout, WARMUPS=3 SEEDS=1 ... sql-executes,
+#   and its replication: ... sql-executes-heldout-2
 #   arith's second test, stated before it ran (span − GDPO, Holm's m = 1,
 #   held out and development; docs/results/arith-warmups.md):
 #   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... arith-heldout arith
@@ -185,14 +186,16 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
     sql-heldout)    "$bin" compare --out "$out" "${sql[@]}" "${three[@]}" "${protocol[@]}" "${heldout[@]}" ;;
     sql-plain)      "$bin" compare --out "$out" "${sqlplain[@]}" "${three[@]}" "${protocol[@]}" ;;
     sql-plain-heldout) "$bin" compare --out "$out" "${sqlplain[@]}" "${three[@]}" "${protocol[@]}" "${heldout[@]}" ;;
-    sql-executes|sql-executes-heldout)
+    sql-executes|sql-executes-heldout|sql-executes-heldout-2)
       # A confirmatory test on executes, whose failed verdicts quote the
       # token SQLite names (a misspelled word: the error itself, as ifeval's
-      # capitals): GDPO and span from fresh warm-ups (seeds 11-15) of the
-      # sql-plain recipe, 5 x 2; docs/results/sql-warmups.md states the test.
-      extra=(); [[ $name = *-heldout ]] && extra=("${heldout[@]}")
+      # capitals): GDPO and span from fresh warm-ups (seeds 11-15; 16-20 for
+      # the replication, -2) of the sql-plain recipe, 5 x 2;
+      # docs/results/sql-warmups.md states both tests.
+      extra=(); [[ $name = *-heldout* ]] && extra=("${heldout[@]}")
+      ws=11; [[ $name = *-2 ]] && ws=16
       "$bin" compare --out "$out" "${sqlplain[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
-        --prompts 8 --group 8 --warmup-seed 11 "${extra[@]}" ;;
+        --prompts 8 --group 8 --warmup-seed "$ws" "${extra[@]}" ;;
     toolcall|toolcall-heldout|toolcall-args|toolcall-args-heldout|toolcall-plan|toolcall-plan-heldout|toolcall-varied|toolcall-varied-heldout|toolcall-varied-long|toolcall-varied-long-heldout)
       d=("${toolcallone[@]}"); [[ $name = toolcall-args* ]] && d=("${toolcallargs[@]}")
       [[ $name = toolcall-plan* ]] && d=("${toolcallplan[@]}")
@@ -237,7 +240,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # text of its length instead of removed (mrtpo+neutral), on slots'
       # warm-ups (the comparison grows by one method).
       "$bin" compare --out runs/exp-slots "${slots[@]}" --methods grpo,gdpo,span,mrtpo,mrtpo+neutral "${protocol[@]}" ;;
-    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout sql-executes sql-executes-heldout arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout toolcall-varied toolcall-varied-heldout toolcall-varied-long toolcall-varied-long-heldout)" >&2; exit 2 ;;
+    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout sql-executes sql-executes-heldout sql-executes-heldout-2 arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout toolcall-varied toolcall-varied-heldout toolcall-varied-long toolcall-varied-long-heldout)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done
