@@ -174,7 +174,7 @@ func TestBrowser(t *testing.T) {
 	text := pageText(dom)
 	for _, want := range []string{
 		"credo report: toolcall", "Comparison", "method", "reward", "steps to 0.80", "final eval (greedy)", "credit overhead",
-		"ΔAUC vs grpo [95% CI] sign-flip p", "Reward curves", "Credit diagnostics", "Token heatmaps", "A · final",
+		"ΔAUC vs grpo [95% CI] sign-flip p, t-test pt", "Reward curves", "Credit diagnostics", "Token heatmaps", "A · final",
 		"What a good result looks like", "Length and retention", "regressed while another reward rose", "What the runs show",
 		"grpo", "gdpo", "span", "mrtpo", "format", "call", "q · format", "q · call",
 	} {

@@ -32,9 +32,10 @@ func rewardCell(r Row, notCounted string) string {
 }
 
 // deltaCell is the row's paired difference from baseline b: with two or
-// more units "+0.031 [+0.012, +0.050] p=0.0625" (the Student-t 95%
-// interval and the sign-flip p-value), with one the bare "+0.031"; * when
-// marked. "—" where there is none (the baseline's own row, no paired run).
+// more units "+0.031 [+0.012, +0.050] p=0.0625 pt=0.0123" (the Student-t
+// 95% interval, the sign-flip p-value and the t-test's, which Holm's
+// correction marks by), with one the bare "+0.031"; * when marked. "—"
+// where there is none (the baseline's own row, no paired run).
 func deltaCell(r Row, d map[string]stats.Paired, b string, marked bool) string {
 	p, ok := d[b]
 	if !ok || r.Method == b || math.IsNaN(p.Mean) {
@@ -42,7 +43,7 @@ func deltaCell(r Row, d map[string]stats.Paired, b string, marked bool) string {
 	}
 	s := signed(p.Mean, 3)
 	if p.N >= 2 && !math.IsNaN(p.Lo) {
-		s += " [" + signed(p.Lo, 3) + ", " + signed(p.Hi, 3) + "] " + pValue(p.Sign)
+		s += " [" + signed(p.Lo, 3) + ", " + signed(p.Hi, 3) + "] " + pValue(p.Sign) + " " + tValue(p.PT)
 	}
 	if marked {
 		s += "*"
@@ -86,6 +87,15 @@ func pValue(s stats.Permutation) string {
 		eq = "≈"
 	}
 	return "p" + eq + strconv.FormatFloat(s.P, 'g', 3, 64)
+}
+
+// tValue is "pt=0.0123", the t-test's p-value (the test the interval
+// inverts), so a reader can redo Holm's correction from the table.
+func tValue(p float64) string {
+	if math.IsNaN(p) {
+		return "pt —"
+	}
+	return "pt=" + strconv.FormatFloat(p, 'g', 3, 64)
 }
 
 // warmupCell is "sd 0.004, 3/3": the spread of the per-warm-up mean

@@ -94,7 +94,7 @@ func fullGrid(rows []Row) grid {
 	var g grid
 	ci := ""
 	if l.intervals() {
-		ci = " [95% CI] sign-flip p"
+		ci = " [95% CI] sign-flip p, t-test pt"
 	}
 	g.header = []string{"method", "reward", "start", "AUC"}
 	for _, b := range l.bases {

@@ -28,7 +28,7 @@ func TestWriteCompare(t *testing.T) {
 		t.Errorf("report is %d bytes, want under 2 MB for 4 methods × 3 seeds × 30 steps", len(page))
 	}
 	for _, want := range []string{
-		"<h2 id=\"table\">Comparison</h2>", "<th>steps to 0.80</th>", "<th>final eval (greedy)</th>", "<th>ΔAUC vs grpo [95% CI] sign-flip p</th>", "<th>ΔAUC vs gdpo [95% CI] sign-flip p</th>",
+		"<h2 id=\"table\">Comparison</h2>", "<th>steps to 0.80</th>", "<th>final eval (greedy)</th>", "<th>ΔAUC vs grpo [95% CI] sign-flip p, t-test pt</th>", "<th>ΔAUC vs gdpo [95% CI] sign-flip p, t-test pt</th>",
 		"Tool calling: the prompt offers", "What a good result looks like", "<dt>criterion</dt><dd>steps to 0.80: the first step at which a reward&#39;s moving mean over 5 steps reaches 0.80</dd>",
 		`<div class="scroll" id="table-box">`, "Length and retention", "<th>regressed while another reward rose</th>", "What the runs show:", `class="headline"`,
 		`stroke-dasharray="7 3"`, `<svg class="sw"`,

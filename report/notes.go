@@ -80,11 +80,11 @@ func unitNote(l layout) string {
 		return "ΔAUC, Δ final: this method's value minus the baseline's on the one paired run (same prompts, same warm-up); one unit gives no interval and no p-value, so nothing is marked."
 	case l.unit == stats.UnitWarmup:
 		return fmt.Sprintf("ΔAUC, Δ final: the unit is the warm-up (n = %d): each warm-up's mean over its seeds of this method's value minus the baseline's with the same seed (same prompts, same warm-up), then the mean over warm-ups; "+
-			"[95%% CI]: the Student-t interval over the %d warm-up means (%s), covering warm-up and RL-seed noise; p: %s.",
+			"[95%% CI]: the Student-t interval over the %d warm-up means (%s), covering warm-up and RL-seed noise; p: %s; pt: the two-sided t-test p-value, the test the interval inverts.",
 			l.units, l.units, dof(l.units), signNote(l.units))
 	}
 	return fmt.Sprintf("ΔAUC, Δ final: the unit is the run (n = %d seeds): the mean over seeds of this method's value minus the baseline's with the same seed (same prompts, same warm-up); "+
-		"[95%% CI]: the Student-t interval over the %d paired runs (%s); p: %s. "+
+		"[95%% CI]: the Student-t interval over the %d paired runs (%s); p: %s; pt: the two-sided t-test p-value, the test the interval inverts. "+
 		"With one warm-up the interval covers RL-seed noise only, not warm-up noise: another warm-up can move the effect by more than the interval (compare --warmups 3).",
 		l.units, l.units, dof(l.units), signNote(l.units))
 }

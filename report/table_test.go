@@ -250,11 +250,11 @@ func TestTable(t *testing.T) {
 	}
 	md := Markdown(rows)
 	for _, s := range []string{
-		"| method | reward | start | AUC | ΔAUC vs grpo [95% CI] sign-flip p | steps to 0.80 | steps ÷ grpo | final eval (greedy) | mean \\|A\\| | s/step | credit overhead |",
+		"| method | reward | start | AUC | ΔAUC vs grpo [95% CI] sign-flip p, t-test pt | steps to 0.80 | steps ÷ grpo | final eval (greedy) | mean \\|A\\| | s/step | credit overhead |",
 		"| grpo | a | — | 0.425 | — | not reached (1/2) | — | 0.500 ± 0.283 | — | 2.00 | 0.0% |",
 		"| grpo | b | — | 1.000 | — | 1 (2/2) | — | 1.000 ± 0.000 | — | 2.00 | 0.0% |",
 		"| grpo | mean of 2 counted | — | 0.713 | — | — | — | 0.750 ± 0.141 | — | 2.00 | 0.0% |",
-		"| span† | a | — | 0.683 | +0.258 [-1.542, +2.058] p=0.5 | 2.5 (2/2) | 0.00× | 0.900 (1/2) | — | 3.00 | 20.0% |",
+		"| span† | a | — | 0.683 | +0.258 [-1.542, +2.058] p=0.5 pt=0.319 | 2.5 (2/2) | 0.00× | 0.900 (1/2) | — | 3.00 | 20.0% |",
 		"| span† | b | — | 0.200 | -0.800 | not reached (0/2) | ∞ | 0.400 (1/2) |",
 		"| span† | mean of 2 counted | — | 0.533 | -0.342 | — | — | 0.650 (1/2) |",
 		"headline, m = 0; per reward, m = 1 (span − grpo) on each of a, b.",

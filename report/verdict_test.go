@@ -36,13 +36,13 @@ func TestPairedUnit(t *testing.T) {
 		// p = 2/2³ (only +++ and −−− reach |Σ| = 0.09); spread 0.01, the
 		// sign the same on the 3 warm-ups. One comparison (m = 1): marked.
 		{"three warm-ups", true, stats.UnitWarmup, 3, 0.005158622882496688, 0.05484137711750331, 0.03509871864598457, 0.25,
-			[]string{"| span | a | — | 0.530 | +0.030 [+0.005, +0.055] p=0.25* | sd 0.010, 3/3 |", "the unit is the warm-up (n = 3)", "m = 1 (span − gdpo) on a"}},
+			[]string{"| span | a | — | 0.530 | +0.030 [+0.005, +0.055] p=0.25 pt=0.0351* | sd 0.010, 3/3 |", "the unit is the warm-up (n = 3)", "m = 1 (span − gdpo) on a"}},
 		// The same six differences as runs of one warm-up: mean 0.03, s =
 		// √(0.001/5) = 0.014142, t_{0.975,5} = 2.57058, half-width 0.014841;
 		// t = 5.19615 with 5 degrees of freedom, p = 0.0034782 (the odd-df
 		// closed form); sign-flip p = 2/2⁶ = 0.03125.
 		{"one warm-up", false, stats.UnitRun, 6, 0.015158738852214115, 0.04484126114778588, 0.0034781651152866466, 0.03125,
-			[]string{"| span | a | — | 0.530 | +0.030 [+0.015, +0.045] p=0.0312* | 1 (6/6) |", "the unit is the run (n = 6 seeds)", "covers RL-seed noise only"}},
+			[]string{"| span | a | — | 0.530 | +0.030 [+0.015, +0.045] p=0.0312 pt=0.00348* | 1 (6/6) |", "the unit is the run (n = 6 seeds)", "covers RL-seed noise only"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &Comparison{Methods: []string{"gdpo", "span"}, Threshold: 0.5, Window: 1}
