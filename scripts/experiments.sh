@@ -17,7 +17,8 @@
 #
 #   scripts/experiments.sh [NAME ...]
 #     names: slots slots-heldout slots-heldout-own slots-own slots-gated ifeval ifeval-heldout sql sql-heldout
-#            sql-plain sql-plain-heldout sql-executes sql-executes-heldout sql-executes-heldout-2 arith arith-heldout arith-two
+#            sql-plain sql-plain-heldout sql-executes sql-executes-heldout sql-executes-heldout-2
+#            sql-think sql-think-heldout sql-think-heldout-2 arith arith-heldout arith-two
 #            arith-two-heldout slots-10m
 #            slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout
 #            toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout
@@ -38,7 +39,9 @@
 #   docs/results/sql-warmups.md:
 #   WARMUPS=3 SEEDS=1 ... sql sql-plain-heldout sql-plain, then the test on
 #   executes stated before it ran: ... sql-executes-heldout, WARMUPS=3 SEEDS=1 ... sql-executes,
-#   and its replication: ... sql-executes-heldout-2
+#   and its replication: ... sql-executes-heldout-2; the test with a
+#   free-worded thought before the query: ... sql-think-heldout, its
+#   replication ... sql-think-heldout-2, WARMUPS=3 SEEDS=1 ... sql-think
 #   arith's second test, stated before it ran (span − GDPO, Holm's m = 1,
 #   held out and development; docs/results/arith-warmups.md):
 #   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... arith-heldout arith
@@ -100,6 +103,11 @@ sql=(--task sql --warmup-steps 300 --block-rate 0.9 --steps 40 --lr 1.5e-4 --eva
 # where GDPO needed 29 steps to half the format gap (12 after --block-rate
 # 0.9 warm-ups: little room); no mrtpo, so the warm-up need not read blocks.
 sqlplain=(--task sql --warmup-steps 300 --steps 40 --lr 1.5e-4 --eval-every 20 --eval-prompts 64)
+# sql-think: the sql-plain recipe with two free-worded sentences around the
+# plan in <think>, drawn per demonstration (think=varied), so the policy is
+# unsure of many tokens no executes verdict quotes, as on ifeval; responses
+# ~50 tokens longer, hence 224 new tokens.
+sqlthink=("${sqlplain[@]}" --difficulty think=varied --max-tokens 224)
 # toolcall at one offered tool, no optional arguments, four words per
 # string argument and numbers up to 9: the 1M policy copies words but not
 # two- or three-digit numbers, so at the default every convert or timer
@@ -195,6 +203,14 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       extra=(); [[ $name = *-heldout* ]] && extra=("${heldout[@]}")
       ws=11; [[ $name = *-2 ]] && ws=16
       "$bin" compare --out "$out" "${sqlplain[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
+        --prompts 8 --group 8 --warmup-seed "$ws" "${extra[@]}" ;;
+    sql-think|sql-think-heldout|sql-think-heldout-2)
+      # The test on executes with a free-worded thought before the query
+      # (fresh warm-up seeds 21-25; 31-35 for the replication, -2);
+      # docs/results/sql-warmups.md states both.
+      extra=(); [[ $name = *-heldout* ]] && extra=("${heldout[@]}")
+      ws=21; [[ $name = *-2 ]] && ws=31
+      "$bin" compare --out "$out" "${sqlthink[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
         --prompts 8 --group 8 --warmup-seed "$ws" "${extra[@]}" ;;
     toolcall|toolcall-heldout|toolcall-args|toolcall-args-heldout|toolcall-plan|toolcall-plan-heldout|toolcall-varied|toolcall-varied-heldout|toolcall-varied-long|toolcall-varied-long-heldout)
       d=("${toolcallone[@]}"); [[ $name = toolcall-args* ]] && d=("${toolcallargs[@]}")

@@ -36,18 +36,20 @@ func (t *Task) Demos(n int, seed uint64, c task.DemoConfig) []task.Demo {
 // demos also returns each demonstration's question, for tests.
 func (t *Task) demos(n int, seed uint64, c task.DemoConfig) ([]task.Demo, []question) {
 	r := rand.New(rand.NewPCG(seed, t.seed^streamDemos))
+	tr := rand.New(rand.NewPCG(seed, t.seed^streamThink))
 	ctx := context.Background()
 	out := make([]task.Demo, 0, max(n, 0))
 	qs := make([]question, 0, max(n, 0))
 	for range n {
 		x := t.drawIn(r, task.Train)
-		out = append(out, t.demo(ctx, r, x, c))
+		out = append(out, t.demo(ctx, r, tr, x, c))
 		qs = append(qs, x)
 	}
 	return out, qs
 }
 
-func (t *Task) demo(ctx context.Context, r *rand.Rand, x question, c task.DemoConfig) task.Demo {
+// demo draws everything from r but the thought, which comes from tr.
+func (t *Task) demo(ctx context.Context, r, tr *rand.Rand, x question, c task.DemoConfig) task.Demo {
 	re, rr := c.Rate("executes"), c.Rate("result")
 	flawFormat := r.Float64() < c.Rate("format")
 	flawExec := r.Float64() < re
@@ -92,7 +94,7 @@ func (t *Task) demo(ctx context.Context, r *rand.Rand, x question, c task.DemoCo
 	}
 	return task.Demo{
 		Prompt:   task.Compose(promptText(x.text), blocks),
-		Response: respond(r, x.Think, query, flawFormat),
+		Response: respond(r, t.thought(tr, x.text, x.Think), query, flawFormat),
 		Flaws:    flaws,
 	}
 }
@@ -149,11 +151,12 @@ func respond(r *rand.Rand, think, query string, flawFormat bool) string {
 }
 
 // Reference is the clean demonstration of a question the task made: its
-// plan and the reference query (task.Referencer); false for another Ref.
+// plan (under think=varied the question's own, refPlan) and the reference
+// query (task.Referencer); false for another Ref.
 func (t *Task) Reference(p task.Prompt) (string, bool) {
 	ref, err := refOf(p)
 	if err != nil || ref.Think == "" || ref.Query == "" {
 		return "", false
 	}
-	return "<think>" + ref.Think + "</think><answer>" + ref.Query + "</answer>", true
+	return "<think>" + t.thought(nil, p.Text, ref.Think) + "</think><answer>" + ref.Query + "</answer>", true
 }

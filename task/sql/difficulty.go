@@ -15,6 +15,7 @@ var knobs = []task.Knob{
 	{Name: "kinds", Default: "filter+join+group+order", Help: "kinds of question asked, joined by +: filter (WHERE on one table), join (two tables), group (GROUP BY, HAVING), order (ORDER BY … LIMIT)"},
 	{Name: "joins", Default: "1", Help: "0: leave out every question whose reference joins two tables (one table per query); 1: keep them"},
 	{Name: "aggregates", Default: "1", Help: "0: leave out every question whose reference uses COUNT, SUM or AVG; 1: keep them"},
+	{Name: "think", Default: thinkShort, Help: "short: <think> holds the question's few-word plan (\"filter customers by city\"); varied: that plan inside two free-worded sentences drawn afresh for every demonstration, tokens the policy stays unsure of that no verdict quotes"},
 }
 
 // selectKinds reads the settings and returns the kinds, each with the

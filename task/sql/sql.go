@@ -70,6 +70,7 @@ type Task struct {
 	box     *sandbox
 	rewards []reward.Verifier
 	kinds   []kind // the kinds and templates the difficulty settings keep
+	think   string // thinkShort or thinkVaried
 }
 
 var (
@@ -93,6 +94,9 @@ func Open(c task.Config, o Options) (*Task, error) {
 		return nil, fmt.Errorf("sql task: %w", err)
 	}
 	t.kinds = ks
+	if t.think, err = selectThink(c.Difficulty); err != nil {
+		return nil, fmt.Errorf("sql task: %w", err)
+	}
 	dir := c.Dir
 	if dir == "" {
 		d, err := os.MkdirTemp("", "credo-sql-")
