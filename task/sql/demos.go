@@ -27,7 +27,8 @@ import (
 // answers something else (as a result flaw does), which the answer gives
 // instead of the question's; Flaws then lists result. So the answer
 // depends on what the block says, and a policy learns to read it, which
-// replay relies on.
+// replay relies on. Under think=varied the thought is drawn from a stream
+// of its own (thought), so the rest is as at the default.
 func (t *Task) Demos(n int, seed uint64, c task.DemoConfig) []task.Demo {
 	demos, _ := t.demos(n, seed, c)
 	return demos

@@ -33,7 +33,7 @@ func selectThink(d task.Difficulty) (string, error) {
 }
 
 // planFrom draws a plan around the template's short one: six word choices
-// of four each (12 bits over ~60 bytes), none a table, column or keyword
+// of four each (12 bits over ~55 bytes), none a table, column or keyword
 // of the query. A policy that learned their distribution stays unsure of
 // these tokens, which no executes or result verdict quotes, as an
 // instruction-tuned model is of its free-form reasoning before a query.
@@ -49,8 +49,9 @@ func planFrom(r *rand.Rand, short string) string {
 	return b.String()
 }
 
-// refPlan is a question's own plan under think=varied (its reference
-// response's), drawn from a generator seeded by the question's text.
+// refPlan is a prompt's own plan under think=varied (its reference
+// response's), drawn from a generator seeded by the prompt's text, so a
+// prompt keeps one reference.
 func refPlan(text, short string) string {
 	h := fnv.New64a()
 	h.Write([]byte(text))
