@@ -41,7 +41,7 @@
 #   executes stated before it ran: ... sql-executes-heldout, WARMUPS=3 SEEDS=1 ... sql-executes,
 #   and its replication: ... sql-executes-heldout-2; the test with a
 #   free-worded thought before the query: ... sql-think-heldout, its
-#   replication ... sql-think-heldout-2, WARMUPS=3 SEEDS=1 ... sql-think
+#   second test WARMUPS=6 SEEDS=2 ... sql-think-heldout-2, WARMUPS=3 SEEDS=1 ... sql-think
 #   arith's second test, stated before it ran (span − GDPO, Holm's m = 1,
 #   held out and development; docs/results/arith-warmups.md):
 #   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... arith-heldout arith
@@ -206,8 +206,8 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
         --prompts 8 --group 8 --warmup-seed "$ws" "${extra[@]}" ;;
     sql-think|sql-think-heldout|sql-think-heldout-2)
       # The test on executes with a free-worded thought before the query
-      # (fresh warm-up seeds 21-25; 31-35 for the replication, -2);
-      # docs/results/sql-warmups.md states both.
+      # (fresh warm-up seeds 21-25; 31-36 for the second test, -2, run
+      # with WARMUPS=6); docs/results/sql-warmups.md states both.
       extra=(); [[ $name = *-heldout* ]] && extra=("${heldout[@]}")
       ws=21; [[ $name = *-2 ]] && ws=31
       "$bin" compare --out "$out" "${sqlthink[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
