@@ -28,7 +28,7 @@ import (
 // instead of the question's; Flaws then lists result. So the answer
 // depends on what the block says, and a policy learns to read it, which
 // replay relies on. Under think=varied the thought is drawn from a stream
-// of its own (thought), so the rest is as at the default.
+// of its own (demoThought), so the rest is as at the default.
 func (t *Task) Demos(n int, seed uint64, c task.DemoConfig) []task.Demo {
 	demos, _ := t.demos(n, seed, c)
 	return demos
@@ -95,7 +95,7 @@ func (t *Task) demo(ctx context.Context, r, tr *rand.Rand, x question, c task.De
 	}
 	return task.Demo{
 		Prompt:   task.Compose(promptText(x.text), blocks),
-		Response: respond(r, t.thought(tr, x.text, x.Think), query, flawFormat),
+		Response: respond(r, t.demoThought(tr, x.Think), query, flawFormat),
 		Flaws:    flaws,
 	}
 }
@@ -159,5 +159,5 @@ func (t *Task) Reference(p task.Prompt) (string, bool) {
 	if err != nil || ref.Think == "" || ref.Query == "" {
 		return "", false
 	}
-	return "<think>" + t.thought(nil, p.Text, ref.Think) + "</think><answer>" + ref.Query + "</answer>", true
+	return "<think>" + t.refThought(p.Text, ref.Think) + "</think><answer>" + ref.Query + "</answer>", true
 }

@@ -58,16 +58,20 @@ func refPlan(text, short string) string {
 	return planFrom(rand.New(rand.NewPCG(h.Sum64(), streamThink)), short)
 }
 
-// thought is what a response writes in <think> for a question whose
-// template plan is short: that plan, or under think=varied a plan drawn
-// from r (nil: the question's own, refPlan).
-func (t *Task) thought(r *rand.Rand, text, short string) string {
-	switch {
-	case t.think == thinkShort:
-		return short
-	case r == nil:
-		return refPlan(text, short)
-	default:
+// demoThought is a demonstration's thought for a question whose template
+// plan is short: that plan, or under think=varied a plan drawn from r.
+func (t *Task) demoThought(r *rand.Rand, short string) string {
+	if t.think == thinkVaried {
 		return planFrom(r, short)
 	}
+	return short
+}
+
+// refThought is the thought of the reference response to a prompt with
+// this text: the template plan, or under think=varied the prompt's own.
+func (t *Task) refThought(text, short string) string {
+	if t.think == thinkVaried {
+		return refPlan(text, short)
+	}
+	return short
 }
