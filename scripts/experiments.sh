@@ -256,7 +256,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # text of its length instead of removed (mrtpo+neutral), on slots'
       # warm-ups (the comparison grows by one method).
       "$bin" compare --out runs/exp-slots "${slots[@]}" --methods grpo,gdpo,span,mrtpo,mrtpo+neutral "${protocol[@]}" ;;
-    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout sql-executes sql-executes-heldout sql-executes-heldout-2 arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout toolcall-varied toolcall-varied-heldout toolcall-varied-long toolcall-varied-long-heldout)" >&2; exit 2 ;;
+    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout sql-executes sql-executes-heldout sql-executes-heldout-2 sql-think sql-think-heldout sql-think-heldout-2 arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout toolcall-varied toolcall-varied-heldout toolcall-varied-long toolcall-varied-long-heldout)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done
