@@ -244,19 +244,19 @@ func decodeVerdict(d *wire.Decoder) (reward.Verdict, error) {
 
 func decodeSpan(d *wire.Decoder) (reward.Span, error) {
 	var sp reward.Span
-	has := 0
+	var r byteRange
 	err := d.Members(func(key string) error {
+		if ok, err := r.read(d, key, math.MinInt32, math.MaxInt32); ok {
+			return err
+		}
 		var err error
-		var n int64
 		switch key {
-		case "start":
-			n, err = d.Int(math.MinInt32, math.MaxInt32)
-			sp.Start, has = int(n), has|1
-		case "end":
-			n, err = d.Int(math.MinInt32, math.MaxInt32)
-			sp.End, has = int(n), has|2
 		case "strength":
-			sp.Strength, err = d.Float()
+			// A negative strength would turn credit's placement weights
+			// negative (a token's share of the verdict below zero): refused.
+			if sp.Strength, err = d.Float(); err == nil && sp.Strength < 0 {
+				err = d.Errorf("a span's strength must be >= 0 (0 means 1), got %g", sp.Strength)
+			}
 		case "effect":
 			var e string
 			if e, err = d.Str(); err == nil {
@@ -275,9 +275,10 @@ func decodeSpan(d *wire.Decoder) (reward.Span, error) {
 		}
 		return err
 	})
-	if err == nil && has != 3 {
+	if err == nil && !r.complete() {
 		err = d.Errorf("a span needs start and end")
 	}
+	sp.Start, sp.End = r.start, r.end
 	return sp, err
 }
 

@@ -108,6 +108,8 @@ func TestAdvantagesErrors(t *testing.T) {
 		{"pair of three", set(t, b, "responses.3.offsets.0", []int{0, 1, 2}), 400, "responses[3].offsets[0][2]", "pair"},
 		{"span outside", set(t, b, "responses.0.verdicts.0.spans.0.end", 9), 400, "responses[0].verdicts[0].spans[0]", "not within"},
 		{"span effect", set(t, b, "responses.0.verdicts.0.spans.0.effect", "up"), 400, "responses[0].verdicts[0].spans[0].effect", "want"},
+		{"negative strength", set(t, b, "responses.0.verdicts.0.spans.0.strength", -0.5), 400, "responses[0].verdicts[0].spans[0].strength", ">= 0"},
+		{"span without end", set(t, b, "responses.0.verdicts.0.spans.0.end", nil), 400, "responses[0].verdicts[0].spans[0]", "needs start and end"},
 		{"verdict without score", set(t, b, "responses.0.verdicts.1.score", nil), 400, "responses[0].verdicts[1]", "needs a score"},
 		{"negative token", set(t, b, "responses.0.tokens.1", -4), 400, "responses[0].tokens[1]", "outside"},
 		{"bad base64", set(t, b, "responses.0.tokens", "!!!"), 400, "responses[0].tokens", "base64"},
@@ -128,8 +130,24 @@ func TestAdvantagesErrors(t *testing.T) {
 		{"p2t without influence", set(t, b, "method", "p2t"), 400, "influence", "no PRM"},
 		{"too many tokens", set(t, b, "responses.0.tokens", make([]int, maxTokens+1)), 413, "responses[0].tokens", "more than 65536"},
 		{"empty body", ``, 400, "", "want an object"},
+		{"BOM alone", "\uFEFF", 400, "", "want an object"},
 	}
 	runErrorCases(t, "/v1/advantages", Options{}, cases)
+}
+
+// A UTF-8 byte order mark before a body is read past: the same request
+// with and without one gets the same answer.
+func TestBOM(t *testing.T) {
+	_, hs := newServer(t, Options{})
+	body := mustJSON(small(t))
+	for _, tc := range []struct {
+		name, body string
+	}{{"plain", body}, {"bom", "\uFEFF" + body}} {
+		status, got := post(t, hs, "/v1/advantages", tc.body)
+		if status != 200 || got["advantages"] == nil {
+			t.Errorf("%s: %d %v", tc.name, status, got)
+		}
+	}
 }
 
 func mustJSON(v any) string {
@@ -185,6 +203,8 @@ func TestInfluenceErrors(t *testing.T) {
 		{"token count", set(t, b, "influence.0.token", make([]float64, n+1)), 400, "influence[0].token", "values for the response's"},
 		{"step order", set(t, b, "influence.0.steps", []any{map[string]any{"start": 1, "end": 0, "logit": 0}}), 400, "influence[0].steps[0]", "in order"},
 		{"step fields", set(t, b, "influence.0.steps", []any{map[string]any{"start": 0}}), 400, "influence[0].steps[0]", "needs start, end and logit"},
+		{"step without logit", set(t, b, "influence.0.steps", []any{map[string]any{"start": 0, "end": 1}}), 400, "influence[0].steps[0]", "needs start, end and logit"},
+		{"step start outside", set(t, b, "influence.0.steps", []any{map[string]any{"start": -1, "end": 1, "logit": 0}}), 400, "influence[0].steps[0].start", "outside"},
 		{"count", set(t, b, "influence", []any{}), 400, "influence", "0 influences for 6 responses"},
 	}
 	runErrorCases(t, "/v1/advantages", Options{}, cases)

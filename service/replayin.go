@@ -193,28 +193,24 @@ func decodeInfluence(d *wire.Decoder) (credit.Influence, error) {
 		case "steps":
 			err = d.Array(maxTokens, func(int) error {
 				var st credit.StepScore
-				has := 0
+				var r byteRange
+				hasLogit := false
 				err := d.Members(func(key string) error {
-					var err error
-					var n int64
-					switch key {
-					case "start":
-						n, err = d.Int(0, maxTokens)
-						st.Start, has = int(n), has|1
-					case "end":
-						n, err = d.Int(0, maxTokens)
-						st.End, has = int(n), has|2
-					case "logit":
-						st.Logit, err = d.Float()
-						has |= 4
-					default:
+					if ok, err := r.read(d, key, 0, maxTokens); ok {
+						return err
+					}
+					if key != "logit" {
 						return d.Unknown(key, "start, end, logit")
 					}
+					var err error
+					st.Logit, err = d.Float()
+					hasLogit = true
 					return err
 				})
-				if err == nil && has != 7 {
+				if err == nil && (!r.complete() || !hasLogit) {
 					err = d.Errorf("a step needs start, end and logit")
 				}
+				st.Start, st.End = r.start, r.end
 				in.Steps = append(in.Steps, st)
 				return err
 			})
