@@ -183,7 +183,7 @@ func (c WarmupConfig) start() (task.Task, *policy.Policy, error) {
 	if err := c.Validate(); err != nil {
 		return nil, nil, &settings.Error{Err: err}
 	}
-	t, err := rl.NewTask(c.Task, c.TaskSeed, c.Difficulty)
+	t, err := task.Build(c.Task, c.TaskSeed, c.Difficulty)
 	if err != nil {
 		return nil, nil, &settings.Error{Err: err}
 	}

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/policy"
-	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/run"
+	"github.com/credo-rl/credo/task"
 )
 
 // site is one warm-up of a comparison: where its checkpoint is, how it is
@@ -99,14 +99,14 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 	if err != nil {
 		return run.Calibration{}, fmt.Errorf("compare: calibrate: %w", err)
 	}
-	t, err := rl.NewTask(c.Train.Task, c.Train.TaskSeed, c.Train.Difficulty)
+	t, err := task.Build(c.Train.Task, c.Train.TaskSeed, c.Train.Difficulty)
 	if err != nil {
 		return run.Calibration{}, fmt.Errorf("compare: calibrate: %w", err)
 	}
 	if cl, ok := t.(io.Closer); ok {
 		defer cl.Close()
 	}
-	vs, err := rl.TaskRewards(t, c.Train.Judges)
+	vs, err := task.RewardsOf(t, c.Train.Judges)
 	if err != nil {
 		return run.Calibration{}, fmt.Errorf("compare: calibrate: %w", err)
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/boundedread"
 	"github.com/credo-rl/credo/optim"
-	"github.com/credo-rl/credo/task"
 )
 
 // Config is everything `credo train` does, with defaults sized for the
@@ -296,14 +295,4 @@ func DecodeConfig(path string, data []byte, c *Config) error {
 		}
 	}
 	return nil
-}
-
-// NewTask builds a registered task from its seed and difficulty settings
-// ("key=value,…").
-func NewTask(name string, seed uint64, difficulty string) (task.Task, error) {
-	d, err := task.ParseDifficulty(difficulty)
-	if err != nil {
-		return nil, err
-	}
-	return task.New(name, task.Config{Seed: seed, Difficulty: d})
 }

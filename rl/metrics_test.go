@@ -2,17 +2,12 @@ package rl
 
 import (
 	"context"
-	"errors"
 	"math"
-	"strings"
 	"testing"
-
-	"github.com/credo-rl/credo/internal/settings"
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/run"
-	"github.com/credo-rl/credo/task"
 	_ "github.com/credo-rl/credo/task/toolcall"
 )
 
@@ -59,30 +54,6 @@ func TestZeroVarAgreesWithCredit(t *testing.T) {
 	}
 	if got := m[run.RewardKey("r", "mean")]; math.Abs(got-7.0/8) > 1e-12 {
 		t.Errorf("mean %v over the 8 applicable verdicts, want 7/8", got)
-	}
-}
-
-// TestRewards: the one set-up of rewards (training and `credo eval`)
-// builds the task's rewards and the judges, refuses a judge named like a
-// task reward as a configuration error, and stops at a judge whose server
-// cannot be reached.
-func TestRewards(t *testing.T) {
-	tk, err := task.New("toolcall", task.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := Rewards(context.Background(), tk, nil)
-	if err != nil || len(vs) != len(tk.Rewards()) {
-		t.Fatalf("no judges: %d rewards, %v", len(vs), err)
-	}
-	closed := closedURL(t)
-	_, err = Rewards(context.Background(), tk, []string{"name=format,url=" + closed + ",model=m"})
-	if ce := (*settings.Error)(nil); !errors.As(err, &ce) || !strings.Contains(err.Error(), "already the name") {
-		t.Errorf("a judge named format: %v", err)
-	}
-	_, err = Rewards(context.Background(), tk, []string{"name=q,url=" + closed + ",model=m,retries=0"})
-	if err == nil || !strings.Contains(err.Error(), "judge q") {
-		t.Errorf("an unreachable judge: %v", err)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +18,6 @@ import (
 	"github.com/credo-rl/credo/internal/atomicfile"
 	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/progress"
-	"github.com/credo-rl/credo/internal/redact"
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/reward"
@@ -102,12 +100,6 @@ func WithPRM(p credit.Influencer) Option { return func(t *Trainer) { t.prm = p }
 // bar's summary of it) to f instead of drawing the run's own bar.
 func WithProgress(f func(step int, summary string)) Option {
 	return func(t *Trainer) { t.progress = f }
-}
-
-// checker is a verifier that can be asked once, before training, whether
-// it can work at all (a judge: is its server up, does it know the model).
-type checker interface {
-	Check(ctx context.Context) error
 }
 
 // New checks the configuration against everything it names (task, method,
@@ -194,7 +186,7 @@ func (t *Trainer) claimFolder(resume bool) ([]Change, error) {
 // weights, and the loss.
 func (t *Trainer) setUp(ctx context.Context) (err error) {
 	c := t.c
-	if t.task, err = NewTask(c.Task, c.TaskSeed, c.Difficulty); err != nil {
+	if t.task, err = task.Build(c.Task, c.TaskSeed, c.Difficulty); err != nil {
 		return &settings.Error{Err: err}
 	}
 	defer func() {
@@ -209,7 +201,7 @@ func (t *Trainer) setUp(ctx context.Context) (err error) {
 	if t.needs.PRM && t.prm == nil {
 		return configErr("method %s needs a process reward model: pass --prm DIR (train one with `credo prm train`)", c.Method)
 	}
-	if t.rewards, err = Rewards(ctx, t.task, c.Judges); err != nil {
+	if t.rewards, err = task.Rewards(ctx, t.task, c.Judges); err != nil {
 		return err
 	}
 	if err := t.checkInfoBlocks(ctx); err != nil {
@@ -271,55 +263,6 @@ func (t *Trainer) startWeights(resume bool) (ckpt string, err error) {
 		t.ref = ref.Model
 	}
 	return ckpt, nil
-}
-
-// Rewards is the one set-up of the rewards of a run and of an evaluation:
-// the task's rewards and the judges' (TaskRewards), each verifier that can
-// say so asked once whether it can work (CheckVerifiers), so a judge
-// whose server is down stops the start instead of scoring every response 0.
-func Rewards(ctx context.Context, tk task.Task, judges []string) ([]reward.Verifier, error) {
-	vs, err := TaskRewards(tk, judges)
-	if err != nil {
-		return nil, err
-	}
-	if err := CheckVerifiers(ctx, vs); err != nil {
-		return nil, err
-	}
-	return vs, nil
-}
-
-// TaskRewards is the task's rewards followed by the judges'. Reward names
-// must be unique: metrics, weights and credit are keyed by name.
-func TaskRewards(tk task.Task, judges []string) ([]reward.Verifier, error) {
-	vs := slices.Clone(tk.Rewards())
-	for _, spec := range judges {
-		v, err := reward.New("judge", spec)
-		if err != nil {
-			return nil, &settings.Error{Err: fmt.Errorf("judge %q: %w", redact.String(spec), err)}
-		}
-		for _, w := range vs {
-			if w.Name() == v.Name() {
-				return nil, &settings.Error{Err: fmt.Errorf("judge %q: its name %q is already the name of a reward of task %s (rewards: %s): give the judge another name=", redact.String(spec), v.Name(), tk.Name(), rewardNames(vs))}
-			}
-		}
-		vs = append(vs, v)
-	}
-	return vs, nil
-}
-
-// CheckVerifiers asks every verifier that can say so whether it can work
-// at all (a judge whose server is down or does not know its model would
-// otherwise score every response 0 and the run would look like it learns
-// nothing).
-func CheckVerifiers(ctx context.Context, vs []reward.Verifier) error {
-	for _, v := range vs {
-		if c, ok := v.(checker); ok {
-			if err := c.Check(ctx); err != nil {
-				return err // a checker's error names it (judge q: …)
-			}
-		}
-	}
-	return nil
 }
 
 // startPolicy loads the initial policy and a fresh optimizer.

@@ -4,6 +4,8 @@
 // sub-packages (toolcall, sql, ifeval, arith, slots) and register themselves by
 // name; programs import them for their side effect, as with image formats.
 //
-// It imports reward and internal/registry; the tasks themselves are its sub-
+// It imports reward and internal/registry, settings and redact; Build,
+// Rewards and RewardsOf are the one place a task and its rewards (with
+// any judges) are made from a configuration. The tasks themselves are its sub-
 // packages.
 package task

@@ -9,7 +9,7 @@ import (
 
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/replay"
-	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/task"
 )
 
 func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -35,7 +35,7 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *prompts < 2 {
 		return usageError{Err: errors.New("--prompts must be at least 2 (wrong blocks come from another prompt)")}
 	}
-	t, err := rl.NewTask(*taskName, *taskSeed, *difficulty)
+	t, err := task.Build(*taskName, *taskSeed, *difficulty)
 	if err != nil {
 		return usageError{Err: err}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/run"
+	"github.com/credo-rl/credo/task"
 )
 
 func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -46,7 +47,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *dir == "" {
 		return usageError{Err: errors.New("--init is required")}
 	}
-	t, err := rl.NewTask(*taskName, *taskSeed, *difficulty)
+	t, err := task.Build(*taskName, *taskSeed, *difficulty)
 	if err != nil {
 		return usageError{Err: err}
 	}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/policy"
-	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/rollout"
+	"github.com/credo-rl/credo/task"
 )
 
 // evalMaxErrors is the share of a reward's verdicts that may fail before
@@ -53,11 +53,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := chooseTask(folder, &tc, fs.Given, stderr); err != nil {
 		return usageError{Err: fmt.Errorf("--model: %w", err)}
 	}
-	t, err := rl.NewTask(tc.Task, tc.TaskSeed, tc.Difficulty)
+	t, err := task.Build(tc.Task, tc.TaskSeed, tc.Difficulty)
 	if err != nil {
 		return usageError{Err: err}
 	}
-	vs, err := rl.Rewards(ctx, t, judges)
+	vs, err := task.Rewards(ctx, t, judges)
 	if err != nil {
 		return explain(fs, err)
 	}

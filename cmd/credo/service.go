@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/reward"
-	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/service"
 	"github.com/credo-rl/credo/task"
 	"github.com/credo-rl/credo/task/sql"
@@ -98,7 +97,7 @@ func serviceInputs(ctx context.Context, o *service.Options, judges []string, prm
 		}
 		o.Judges = append(o.Judges, v)
 	}
-	if err := rl.CheckVerifiers(ctx, o.Judges); err != nil {
+	if err := reward.Check(ctx, o.Judges); err != nil {
 		return closers, err
 	}
 	if prmDir != "" {

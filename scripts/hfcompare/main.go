@@ -33,7 +33,6 @@ import (
 
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/policy"
-	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/sample"
 	"github.com/credo-rl/credo/task"
 
@@ -110,7 +109,7 @@ func run(ctx context.Context, dir, in, out string) error {
 		res.Generations = append(res.Generations, generation{Prompt: pr})
 	}
 	for _, name := range slices.Sorted(maps.Keys(req.TaskPrompts)) {
-		t, err := rl.NewTask(name, 0, "")
+		t, err := task.Build(name, 0, "")
 		if err != nil {
 			return err
 		}
