@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/internal/atomicfile"
+	"github.com/credo-rl/credo/internal/settings"
 	"github.com/credo-rl/credo/model/hf"
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
@@ -272,10 +273,25 @@ func removeStrayCheckpoints(root string, log io.Writer) error {
 // against the folder's step and the run's settings, and every weight and
 // moment for finiteness.
 func (t *Trainer) loadCheckpoint(dir string) error {
-	if err := t.readCheckpoint(dir); err != nil {
+	err := t.readCheckpoint(dir)
+	var past pastStepsError
+	switch {
+	case errors.As(err, &past):
+		// A healthy checkpoint past a lowered --steps: moving it out, as
+		// the damaged case says, would discard the run's work (issue 49).
+		return &settings.Error{Err: settings.Problems{{Key: "steps", Msg: past.Error()}}}
+	case err != nil:
 		return fmt.Errorf("resume from %s: %w\n(the checkpoint is damaged: move it out of checkpoints/ to resume from the one before, if any)", dir, err)
 	}
 	return nil
+}
+
+// pastStepsError is a checkpoint whose step is beyond the resumed run's
+// steps: the run went further than the --steps a resume asks for.
+type pastStepsError struct{ step, steps int }
+
+func (e pastStepsError) Error() string {
+	return fmt.Sprintf("the run is at step %d, past --steps %d, which counts steps from the run's start: pass --steps %d or more to continue it (its checkpoint is fine)", e.step, e.steps, e.step+1)
 }
 
 func (t *Trainer) readCheckpoint(dir string) error {
@@ -331,7 +347,10 @@ func (t *Trainer) checkState(dir string, st checkpointState) error {
 	if want := filepath.Base(dir); checkpointName(st.Step) != want {
 		return fmt.Errorf("step %d, but the folder is %s", st.Step, want)
 	}
-	if st.Step < 1 || st.Step > t.c.Steps {
+	if st.Step > t.c.Steps {
+		return pastStepsError{step: st.Step, steps: t.c.Steps}
+	}
+	if st.Step < 1 {
 		return fmt.Errorf("step %d is outside the run's 1..%d", st.Step, t.c.Steps)
 	}
 	if maxUpdates := int64(st.Step) * int64(t.c.Updates); st.Updates < 0 || st.Updates > maxUpdates {

@@ -85,6 +85,20 @@ func TestResumeKeepsSavedConfig(t *testing.T) {
 		t.Errorf("resuming with another lr and group: %v", err)
 	}
 
+	// --steps below the run's step: the healthy checkpoint is not called
+	// damaged (issue 49: the hint said to move it out), the error names the
+	// step and the --steps to pass, and nothing is written.
+	shorter := c
+	shorter.Steps = 1
+	_, err = New(ctx, shorter, true, io.Discard)
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "at step 2, past --steps 1") ||
+		!strings.Contains(err.Error(), "--steps 3 or more") || strings.Contains(err.Error(), "damaged") {
+		t.Errorf("resuming with --steps below the run's step: %v", err)
+	}
+	if saved, err := LoadRunConfig(c.Out); err != nil || saved.Steps != 2 {
+		t.Errorf("config.json after the refused resume: steps %d, %v", saved.Steps, err)
+	}
+
 	longer := c
 	longer.Steps = 3
 	tr2, err := New(ctx, longer, true, io.Discard)
