@@ -82,3 +82,55 @@ func recordReader() task.RecordReader {
 	tk, _ := New(task.Config{})
 	return tk.(task.RecordReader)
 }
+
+// A public record's call is judged by BFCL's rules: a perfect <tool_call>
+// scores 1 on call with or without a thought around it, while format,
+// credo's layout, still wants <think>…</think><tool_call>…</tool_call>.
+func TestRecordCallWithoutThink(t *testing.T) {
+	rr := recordReader()
+	p, err := rr.FromRecord([]byte(`{"id": "r", "function": [{"name": "area", "parameters": {"type": "dict", "properties": {"base": {"type": "integer"}}, "required": ["base"]}}], "ground_truth": [{"area": {"base": [10]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := `{"name": "area", "arguments": {"base": 10}}`
+	cases := []struct {
+		name, resp   string
+		format, call float64
+		reason       string // a part of call's reason when it scores 0
+	}{
+		{"credo's layout", "<think>x</think><tool_call>" + good + "</tool_call>", 1, 1, ""},
+		{"no think", "<tool_call>" + good + "</tool_call>", 0, 1, ""},
+		{"prose around", "Sure.\n<tool_call>" + good + "</tool_call>\nDone.", 0, 1, ""},
+		{"think after", "<tool_call>" + good + "</tool_call><think>x</think>", 0, 1, ""},
+		{"wrong value", `<tool_call>{"name": "area", "arguments": {"base": 9}}</tool_call>`, 0, 0, "base"},
+		{"no tool_call", good, 0, 0, "no <tool_call>"},
+		{"unclosed", "<tool_call>" + good, 0, 0, "missing </tool_call>"},
+		{"two calls", "<tool_call>" + good + "</tool_call><tool_call>" + good + "</tool_call>", 0, 0, "more than one"},
+		{"broken JSON", `<tool_call>{"name": "area", </tool_call>`, 0, 0, "tool_call JSON"},
+	}
+	vs := rr.RecordRewards()
+	for _, c := range cases {
+		f, err := vs[0].Verify(t.Context(), p, c.resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := vs[1].Verify(t.Context(), p, c.resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Score != c.format || v.Score != c.call || (c.call == 0 && !strings.Contains(v.Reason, c.reason)) {
+			t.Errorf("%s: format %v call %v (%q), want %v %v (%q)", c.name, f.Score, v.Score, v.Reason, c.format, c.call, c.reason)
+		}
+		checkSpans(t, c.resp, v.Spans)
+	}
+	// credo's own prompts keep their layout: without <think> the call is
+	// not read, and call carries format's fault.
+	own := p
+	ref := *p.Ref.(*Ref)
+	ref.public = false
+	own.Ref = &ref
+	v, err := vs[1].Verify(t.Context(), own, "<tool_call>"+good+"</tool_call>")
+	if err != nil || v.Score != 0 || !strings.Contains(v.Reason, "format: missing <think>") {
+		t.Errorf("a task prompt's call without <think>: %+v, %v", v, err)
+	}
+}

@@ -16,6 +16,7 @@ type Ref struct {
 	Answer    Answer
 	call      string // the reference call, compact JSON, set by NewRef
 	think     string // a generated prompt's demonstration thought, for Task.Reference
+	public    bool   // a public BFCL record's: the call is read wherever it stands (findCall)
 }
 
 // Function is one offered function's schema.
@@ -280,6 +281,7 @@ func ParseBFCL(question, answer string) (task.Prompt, error) {
 	if err != nil {
 		return task.Prompt{}, fmt.Errorf("BFCL %s: %w", id.Str, err)
 	}
+	ref.public = true
 	var b strings.Builder
 	b.WriteString("Tools:\n")
 	for _, f := range fns {

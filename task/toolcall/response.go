@@ -3,6 +3,7 @@ package toolcall
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/credo-rl/credo/reward"
 	"github.com/credo-rl/credo/task/tags"
@@ -35,33 +36,73 @@ func parseResponse(resp string) (*parsed, *formatFault) {
 		return nil, &formatFault{err.Error(), 0, len(resp)}
 	}
 	body := parts[1]
+	obj, call, fault := parseCall(body)
+	if fault != nil {
+		return nil, fault
+	}
+	return &parsed{think: parts[0], toolCall: body, obj: obj, call: call}, nil
+}
+
+// parseCall reads a tool_call element's body: a JSON object with a string
+// "name" and an object "arguments".
+func parseCall(body tags.Part) (Value, Call, *formatFault) {
 	obj, err := parseJSON(body.Inner, body.InnerStart)
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) {
-			return nil, &formatFault{"tool_call JSON: " + se.Error(), se.Offset, se.Offset + 1}
+			return obj, Call{}, &formatFault{"tool_call JSON: " + se.Error(), se.Offset, se.Offset + 1}
 		}
-		return nil, &formatFault{"tool_call JSON: " + err.Error(), body.InnerStart, body.InnerStart + len(body.Inner)}
+		return obj, Call{}, &formatFault{"tool_call JSON: " + err.Error(), body.InnerStart, body.InnerStart + len(body.Inner)}
 	}
 	if obj.Kind != Object {
-		return nil, &formatFault{fmt.Sprintf("tool_call holds a JSON %s, want an object", obj.Kind), obj.Start, obj.End}
+		return obj, Call{}, &formatFault{fmt.Sprintf("tool_call holds a JSON %s, want an object", obj.Kind), obj.Start, obj.End}
 	}
 	name, ok := obj.Get("name")
 	switch {
 	case !ok:
-		return nil, &formatFault{`tool_call JSON has no "name"`, obj.Start, obj.End}
+		return obj, Call{}, &formatFault{`tool_call JSON has no "name"`, obj.Start, obj.End}
 	case name.Kind != String:
-		return nil, &formatFault{fmt.Sprintf(`tool_call "name" is a %s, want a string`, name.Kind), name.Start, name.End}
+		return obj, Call{}, &formatFault{fmt.Sprintf(`tool_call "name" is a %s, want a string`, name.Kind), name.Start, name.End}
 	}
 	args, ok := obj.Get("arguments")
 	switch {
 	case !ok:
-		return nil, &formatFault{`tool_call JSON has no "arguments"`, obj.Start, obj.End}
+		return obj, Call{}, &formatFault{`tool_call JSON has no "arguments"`, obj.Start, obj.End}
 	case args.Kind != Object:
-		return nil, &formatFault{fmt.Sprintf(`tool_call "arguments" is a %s, want an object`, args.Kind), args.Start, args.End}
+		return obj, Call{}, &formatFault{fmt.Sprintf(`tool_call "arguments" is a %s, want an object`, args.Kind), args.Start, args.End}
 	}
 	call, _ := CallFromJSON(obj)
-	return &parsed{think: parts[0], toolCall: body, obj: obj, call: call}, nil
+	return obj, call, nil
+}
+
+// findCall reads the one <tool_call>…</tool_call> element of a response
+// wherever it stands, whatever surrounds it (a thought or none, prose):
+// how a public record's call is read, by its benchmark's rules, which
+// judge the call and leave the layout to the format reward.
+func findCall(resp string) (*parsed, *formatFault) {
+	const open, closeT = "<tool_call>", "</tool_call>"
+	i := strings.Index(resp, open)
+	if i < 0 {
+		return nil, &formatFault{"no <tool_call>…</tool_call> in the response", 0, len(resp)}
+	}
+	inner := i + len(open)
+	j := strings.Index(resp[inner:], closeT)
+	if j < 0 {
+		return nil, &formatFault{"missing </tool_call>", inner, len(resp)}
+	}
+	end := inner + j + len(closeT)
+	if k := strings.Index(resp[inner:end-len(closeT)], open); k >= 0 {
+		return nil, &formatFault{"<tool_call> opened twice", inner + k, inner + k + len(open)}
+	}
+	if k := strings.Index(resp[end:], open); k >= 0 {
+		return nil, &formatFault{"more than one <tool_call>: the record wants one call", end + k, end + k + len(open)}
+	}
+	body := tags.Part{Name: "tool_call", Start: i, End: end, Inner: resp[inner : end-len(closeT)], InnerStart: inner}
+	obj, call, fault := parseCall(body)
+	if fault != nil {
+		return nil, fault
+	}
+	return &parsed{toolCall: body, obj: obj, call: call}, nil
 }
 
 // span makes a span of [start, end) that covers at least one byte of a

@@ -35,6 +35,10 @@ func (FormatVerifier) Verify(ctx context.Context, _ task.Prompt, response string
 
 // CallVerifier is the call reward: 1 when the call matches the prompt's Ref
 // under BFCL's rules (Ref.Match), else 0, also when the format is broken.
+// A public BFCL record's prompt (ParseBFCL, the service's format "bfcl")
+// is judged by its benchmark's rules: its call is the response's one
+// <tool_call>{…}</tool_call> wherever it stands, with or without a
+// <think>, since credo's layout belongs to the format reward.
 // Its spans are the part of the call at fault: the name's value, the wrong
 // argument's key and value, or the closing brace of the arguments where a
 // missing one belongs; on a broken format, the format fault. On success,
@@ -55,7 +59,11 @@ func (CallVerifier) Verify(ctx context.Context, pr task.Prompt, response string)
 		return reward.Verdict{}, fmt.Errorf("toolcall call: prompt %q: Ref is %T, want *toolcall.Ref", pr.ID, pr.Ref)
 	}
 	v := reward.Verdict{Info: ReferenceBlock(ref)}
-	p, fault := parseResponse(response)
+	read := parseResponse
+	if ref.public {
+		read = findCall
+	}
+	p, fault := read(response)
 	if fault != nil {
 		v.Reason = "format: " + fault.reason
 		v.Spans = span(fault.start, fault.end, len(response))
