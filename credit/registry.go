@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/internal/registry"
+	"github.com/credo-rl/credo/internal/suggest"
 )
 
 // sawPrefix composes SAW with any registered method: "saw+gdpo", "saw+mrtpo", …
@@ -53,7 +54,7 @@ func newMethod(name string, c Config) (Method, error) {
 	base, _, _ := strings.Cut(rest, "+")
 	e, ok := methods.Lookup(base)
 	if !ok {
-		return nil, fmt.Errorf("unknown credit method %q (known: %s; saw+<name> for any of them; variants %s)", name, strings.Join(Names(), ", "), strings.Join(Variants(), ", "))
+		return nil, fmt.Errorf("unknown credit method %q%s (known: %s; saw+<name> for any of them; variants %s)", name, methodHint(name, base), strings.Join(Names(), ", "), strings.Join(Variants(), ", "))
 	}
 	c, err := e.apply(rest, c)
 	if err != nil {
@@ -75,3 +76,13 @@ func newMethod(name string, c Config) (Method, error) {
 // Names lists the registered methods in sorted order (saw+ compositions
 // and variants are not listed).
 func Names() []string { return methods.Names() }
+
+// methodHint is `: did you mean "x"?` for a mistyped method name whose base
+// is near one registered (spam+shuffle: span+shuffle), else "".
+func methodHint(name, base string) string {
+	k, ok := suggest.Closest(base, Names())
+	if !ok {
+		return ""
+	}
+	return `: did you mean "` + strings.Replace(name, base, k, 1) + `"?`
+}

@@ -46,6 +46,10 @@ func TestVariantsAreOptions(t *testing.T) {
 		"span+joint":   "does not apply to span",
 		"span+bogus":   "known: joint, neutral, shuffle, wrong",
 		"ppo+shuffle":  "unknown credit method",
+		// A typo gets the name meant (issue 49).
+		"spam+shuffle":    `unknown credit method "spam+shuffle": did you mean "span+shuffle"?`,
+		"saw+mrtp":        `did you mean "saw+mrtpo"?`,
+		"quantum+shuffle": `unknown credit method "quantum+shuffle" (known:`,
 	} {
 		if _, err := New(name, DefaultConfig()); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("New(%q) = %v, want an error mentioning %q", name, err, want)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/credo-rl/credo/internal/suggest"
 )
 
 // Registry maps names to values of one kind (a constructor, usually).
@@ -42,13 +44,15 @@ func (r *Registry[F]) Lookup(name string) (f F, ok bool) {
 }
 
 // Get is Lookup with an error, for an unknown name, that lists the known
-// ones: unknown <kind> "x" (known: a, b, c).
+// ones, and the one meant where a typo is plain: unknown <kind> "x":
+// did you mean "y"? (known: a, b, y).
 func (r *Registry[F]) Get(name string) (F, error) {
 	if f, ok := r.Lookup(name); ok {
 		return f, nil
 	}
 	var zero F
-	return zero, fmt.Errorf("unknown %s %q (known: %s)", r.kind, name, strings.Join(r.Names(), ", "))
+	names := r.Names()
+	return zero, fmt.Errorf("unknown %s %q%s (known: %s)", r.kind, name, suggest.Hint(name, names), strings.Join(names, ", "))
 }
 
 // Names lists the registered names in sorted order.

@@ -20,6 +20,11 @@ func TestRegistry(t *testing.T) {
 	if _, err := r.Get("c"); err == nil || err.Error() != `unknown widget "c" (known: a, b)` {
 		t.Fatalf("Get(c) error = %v", err)
 	}
+	// One name near a typo is offered (issue 49); "c" is as near a as b.
+	r.Add("gamma", func() int { return 3 })
+	if _, err := r.Get("gama"); err == nil || err.Error() != `unknown widget "gama": did you mean "gamma"? (known: a, b, gamma)` {
+		t.Fatalf("Get(gama) error = %v", err)
+	}
 	if _, ok := r.Lookup("c"); ok {
 		t.Fatal("Lookup(c) found something")
 	}

@@ -8,6 +8,9 @@ import (
 	"maps"
 	"reflect"
 	"regexp"
+	"strings"
+
+	"github.com/credo-rl/credo/internal/suggest"
 )
 
 // Flags is a command's flag set: --help prints every flag on stdout; a
@@ -146,7 +149,15 @@ func (f *Flags) parseError(err error) error {
 		f.Help(f.stdout)
 		return err
 	}
-	return UsageError{errors.New(flagMessage(err.Error()))}
+	msg := flagMessage(err.Error())
+	if name, ok := strings.CutPrefix(msg, "unknown flag --"); ok {
+		var names []string
+		f.VisitAll(func(fl *flag.Flag) { names = append(names, fl.Name) })
+		if near, ok := suggest.Closest(name, names); ok {
+			msg += ": did you mean --" + near + "?"
+		}
+	}
+	return UsageError{errors.New(msg)}
 }
 
 // flagMessage rewrites the flag package's messages, which name flags with

@@ -15,6 +15,8 @@ import (
 func TestParseErrors(t *testing.T) {
 	for args, want := range map[string]string{
 		"--nope 1":       "unknown flag --nope",
+		"--stpes 1":      "unknown flag --stpes: did you mean --steps?", // issue 49
+		"--stepsize 1":   "unknown flag --stepsize",                     // no name stands out
 		"-n x":           `--n: invalid value "x": parse error`,
 		"--x":            "--x needs a value",
 		"--x nan":        `--x: invalid value "nan": must be a finite number`,
@@ -30,6 +32,7 @@ func TestParseErrors(t *testing.T) {
 		f.FloatVar(&x, "x", "", "")
 		f.Int("n", 0, "")
 		f.Bool("b", false, "")
+		f.Int("steps", 0, "")
 		err := f.Parse(strings.Fields(args))
 		var ue UsageError
 		if !errors.As(err, &ue) || err.Error() != want || out.Len() > 0 {
