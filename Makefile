@@ -6,13 +6,13 @@ export GOEXPERIMENT := simd
 # test's recipe reads PIPESTATUS.
 SHELL := bash
 
-.PHONY: demo test bench scaling build test-python test-engines bench-python
+.PHONY: demo test bench scaling build install test-python test-engines bench-python
 
 # credo's main job on its built-in defaults: see README.md. It says so
 # before compiling: the first build (toolchain download, GoMLX) takes
 # minutes and prints nothing of its own.
 demo:
-	@echo "make demo: compiling credo into bin/credo (the first build takes a few minutes) ..."
+	@echo "make demo: compiling credo into bin/credo (a first build takes several minutes and prints nothing until it ends; later ones seconds) ..."
 	go build -buildvcs=auto -o bin/credo ./cmd/credo
 	@echo "make demo: running bin/credo demo (warm-up, calibration, then 4 methods × 1 seed) ..."
 	bin/credo demo
@@ -94,3 +94,14 @@ scaling:
 
 build:
 	go build -buildvcs=auto -o bin/credo ./cmd/credo
+
+# credo on PATH: go install puts the binary in GOBIN, else GOPATH's bin
+# (go env says which); the target prints where, and how to reach it when
+# that folder is not on PATH (README's commands say credo, not bin/credo).
+install:
+	@dir="$$(go env GOBIN)"; [ -n "$$dir" ] || dir="$$(go env GOPATH)/bin"; \
+	  echo "make install: compiling credo into $$dir/credo (a first build takes several minutes, later ones seconds) ..."; \
+	  GOBIN="$$dir" go install -buildvcs=auto ./cmd/credo || exit 1; \
+	  echo "make install: installed $$dir/credo"; \
+	  case ":$$PATH:" in *":$$dir:"*) ;; \
+	    *) echo "make install: $$dir is not on PATH: add it (export PATH=\"$$dir:\$$PATH\") or run $$dir/credo";; esac

@@ -190,19 +190,16 @@ func compare(ctx context.Context, fs *cli.Flags, cmd string, args []string, c la
 // compareInterrupted says what an interrupted comparison kept and how to
 // continue it: the same command again.
 func compareInterrupted(c lab.CompareConfig, cmd string, args []string, err error) error {
-	again := "credo " + cmd
-	if len(args) > 0 {
-		again += " " + shellQuote(args)
-	}
+	again := append([]string{cmd}, args...)
 	var ie *rl.InterruptedError
 	switch {
 	case errors.As(err, &ie) && ie.Checkpoint != "":
 		return interrupted{fmt.Sprintf("\ninterrupted: the run in %s stopped after step %d (checkpoint %s); finished runs are kept.\n"+
-			"run the same command again to continue where it stopped: %s", ie.Dir, ie.Step, ie.Checkpoint, again)}
+			"run the same command again to continue where it stopped:", ie.Dir, ie.Step, ie.Checkpoint), again}
 	case c.Init == "" && !exists(filepath.Join(c.Out, "warmup", "warmup.json")):
-		return interrupted{fmt.Sprintf("\ninterrupted during the warm-up, which keeps no checkpoint: the same command starts it over: %s", again)}
+		return interrupted{"\ninterrupted during the warm-up, which keeps no checkpoint: the same command starts it over:", again}
 	default:
-		return interrupted{fmt.Sprintf("\ninterrupted before the current run finished a step; finished runs are kept.\n"+
-			"run the same command again to continue: %s", again)}
+		return interrupted{"\ninterrupted before the current run finished a step; finished runs are kept.\n" +
+			"run the same command again to continue:", again}
 	}
 }

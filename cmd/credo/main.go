@@ -6,14 +6,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"syscall"
 
 	"github.com/credo-rl/credo/cmd/credo/internal/cli"
+	"github.com/credo-rl/credo/internal/suggest"
 
 	_ "github.com/credo-rl/credo/reward/judge" // the judge verifier kind
 	_ "github.com/credo-rl/credo/task/arith"
@@ -52,7 +56,25 @@ func main() {
 	ctx, stop := interruptContext()
 	defer stop()
 	limitMemory()
-	os.Exit(mainErr(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(mainAs(ctx, invokedAs(os.Args[0]), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// invokedAs is the name the hints credo prints (continue with: …, Run
+// '… --help') give its binary, so that they can be pasted (issue 49:
+// they said credo where only bin/credo worked): arg0 as typed when a
+// shell in the same folder finds it again (a path such as bin/credo, a
+// name on PATH), else the executable's absolute path.
+func invokedAs(arg0 string) string {
+	if strings.ContainsRune(arg0, filepath.Separator) {
+		return arg0
+	}
+	if _, err := exec.LookPath(arg0); err == nil && arg0 != "" {
+		return arg0
+	}
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return "credo"
 }
 
 // interruptContext is cancelled by the first SIGINT or SIGTERM, which asks
@@ -73,8 +95,13 @@ const (
 )
 
 // mainErr runs a command and turns its error into an exit code: 0 done,
-// 1 failed, 2 bad usage, 130 interrupted.
+// 1 failed, 2 bad usage, 130 interrupted. Its hints name the binary credo.
 func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return mainAs(ctx, "credo", args, stdout, stderr)
+}
+
+// mainAs is mainErr for a binary whose hints name it prog.
+func mainAs(ctx context.Context, prog string, args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
 	if len(args) == 0 {
 		usage(stderr, cmds)
@@ -100,7 +127,8 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := cmds[name]
 	if !ok {
-		fmt.Fprintf(stderr, "credo: unknown command %q (credo help lists the commands)\n", name)
+		known := slices.Sorted(maps.Keys(cmds))
+		fmt.Fprintf(stderr, "credo: unknown command %q%s (%s help lists the commands)\n", name, suggest.Hint(name, append(known, "help", "version")), shellQuote([]string{prog}))
 		return exitUsage
 	}
 	err := c.run(ctx, args[1:], stdout, stderr)
@@ -114,10 +142,10 @@ func mainErr(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ie):
-		fmt.Fprintln(stderr, ie.msg)
+		fmt.Fprintln(stderr, ie.text(prog))
 		return exitInterrupted
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "credo %s: %s\nRun 'credo %s --help' for its flags.\n", name, message(name, ue.Err), name)
+		fmt.Fprintf(stderr, "credo %s: %s\nits flags: %s %s --help\n", name, message(name, ue.Err), shellQuote([]string{prog}), name)
 		return exitUsage
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
 		fmt.Fprintf(stderr, "credo %s: interrupted\n", name)
@@ -181,10 +209,19 @@ type subcommandError struct {
 func (e subcommandError) Error() string { return e.err.Error() }
 func (e subcommandError) Unwrap() error { return e.err }
 
-// interrupted is a command stopped by a signal, with what to run next.
-type interrupted struct{ msg string }
+// interrupted is a command stopped by a signal: what it kept (msg), then
+// the arguments of the command line to run next, after the binary's name.
+type interrupted struct {
+	msg  string
+	next []string
+}
 
-func (e interrupted) Error() string { return e.msg }
+func (e interrupted) Error() string { return e.text("credo") }
+
+// text is the message with the next command line naming the binary prog.
+func (e interrupted) text(prog string) string {
+	return e.msg + " " + shellQuote(append([]string{prog}, e.next...))
+}
 
 // shellQuote renders args as a shell command line.
 func shellQuote(args []string) string {

@@ -84,7 +84,7 @@ func runPRMTrain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	_, rep, err := prm.Train(ctx, c, *out, stderr)
 	if err != nil {
 		if ctx.Err() != nil {
-			return interrupted{fmt.Sprintf("\ninterrupted: PRM training keeps no checkpoint, so nothing was written to %s.\nrun the same command again to start it over: credo prm train %s", *out, shellQuote(args))}
+			return interrupted{fmt.Sprintf("\ninterrupted: PRM training keeps no checkpoint, so nothing was written to %s.\nrun the same command again to start it over:", *out), append([]string{"prm", "train"}, args...)}
 		}
 		return err
 	}

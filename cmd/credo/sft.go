@@ -120,12 +120,12 @@ func sftOut(out, ckpt string, replace, resume bool, every int) error {
 // sftInterrupted says what an interrupted sft kept and how to go on.
 func sftInterrupted(out, ckpt string, args []string) error {
 	if !exists(ckpt) {
-		return interrupted{fmt.Sprintf("\ninterrupted before the first checkpoint: nothing was kept in %s.\nrun the same command again to start over: credo sft %s", out, shellQuote(args))}
+		return interrupted{fmt.Sprintf("\ninterrupted before the first checkpoint: nothing was kept in %s.\nrun the same command again to start over:", out), append([]string{"sft"}, args...)}
 	}
 	again := slices.DeleteFunc(slices.Clone(args), func(a string) bool {
 		return a == "--replace" || a == "-replace" || a == "--resume" || a == "-resume"
 	})
-	return interrupted{fmt.Sprintf("\ninterrupted: the warm-up's state is in %s.\ncontinue with: credo sft %s --resume", ckpt, shellQuote(again))}
+	return interrupted{fmt.Sprintf("\ninterrupted: the warm-up's state is in %s.\ncontinue with:", ckpt), append(append([]string{"sft"}, again...), "--resume")}
 }
 
 // warmupFlags binds every warm-up setting to its flag (warmupSettings)

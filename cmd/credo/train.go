@@ -65,9 +65,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var ie *rl.InterruptedError
 	switch {
 	case errors.As(err, &ie) && ie.Checkpoint == "":
-		return interrupted{fmt.Sprintf("\ninterrupted before the first step finished: nothing to keep.\ncontinue with: credo train --resume --out %s", shellQuote([]string{c.Out}))}
+		return interrupted{"\ninterrupted before the first step finished: nothing to keep.\ncontinue with:", []string{"train", "--resume", "--out", c.Out}}
 	case errors.As(err, &ie):
-		return interrupted{fmt.Sprintf("\ninterrupted after step %d of %d: checkpoint written to %s.\ncontinue with: credo train --resume --out %s", ie.Step, c.Steps, ie.Checkpoint, shellQuote([]string{c.Out}))}
+		return interrupted{fmt.Sprintf("\ninterrupted after step %d of %d: checkpoint written to %s.\ncontinue with:", ie.Step, c.Steps, ie.Checkpoint), []string{"train", "--resume", "--out", c.Out}}
 	case err != nil:
 		return err
 	}
