@@ -16,6 +16,7 @@ import (
 	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/settings"
 
+	"github.com/credo-rl/credo/ckpt"
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/run"
@@ -278,7 +279,7 @@ func compareRuns(ctx context.Context, c CompareConfig, m CompareManifest, sites 
 	completed := make([]int, len(m.Runs)) // each run's latest checkpoint step
 	done := 0
 	for i, r := range m.Runs {
-		st, err := rl.LatestStep(filepath.Join(c.Out, r.Dir))
+		st, err := ckpt.LatestStep(filepath.Join(c.Out, r.Dir))
 		if err != nil {
 			return fmt.Errorf("%s seed %d: %w", r.Method, r.Seed, err)
 		}

@@ -3,16 +3,14 @@ package lab
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
-	"github.com/credo-rl/credo/internal/atomicfile"
-	"github.com/credo-rl/credo/model/hf"
+	"github.com/credo-rl/credo/ckpt"
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
-	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/run"
-	"github.com/credo-rl/credo/tokenizer"
 )
 
 // WarmupOption changes how WarmUp runs, never what it computes.
@@ -33,15 +31,9 @@ func Checkpoints(dir string, every int) WarmupOption {
 	return func(r *warmupRun) { r.dir, r.every = dir, every }
 }
 
-// warmupState is a warm-up checkpoint's state.json.
-type warmupState struct {
-	Step    int   `json:"step"`    // completed steps
-	Updates int64 `json:"updates"` // applied AdamW updates
-	// HeldOutBefore is the report's accuracy of the initial policy, which
-	// a resumed warm-up can no longer measure.
-	HeldOutBefore float64 `json:"held_out_before"`
-	Seconds       float64 `json:"seconds"` // training time so far
-}
+// warmupState is a warm-up checkpoint's state.json: the trainers' one
+// checkpoint state, whose HeldOutBefore and Seconds only the warm-up sets.
+type warmupState = ckpt.State
 
 // warmupCheckpoint is what a checkpoint restores.
 type warmupCheckpoint struct {
@@ -51,43 +43,36 @@ type warmupCheckpoint struct {
 	vel   [][]float32
 }
 
-// Config file and state file of a warm-up checkpoint.
-const (
-	warmupConfigFile = "warmup-config.json"
-	warmupStateFile  = "state.json"
-)
+// legacyConfigFile is where warm-up checkpoints written before the
+// trainers shared package ckpt's format kept their settings (instead of
+// ckpt.RunConfigFile, and without checksums.json): they still resume.
+const legacyConfigFile = "warmup-config.json"
 
 // saveWarmupCheckpoint writes the policy in float32, its AdamW moments, the
-// state and c into dir whole (a temporary sibling renamed into place).
+// state and c into dir whole, in package ckpt's format.
 func saveWarmupCheckpoint(dir string, c WarmupConfig, p *policy.Policy, u *optim.Updater, st warmupState) error {
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, atomicfile.DirMode); err != nil {
-		return fmt.Errorf("warm-up checkpoint: %w", err)
-	}
-	tmp, err := atomicfile.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
+	cfg, err := ckpt.ConfigBytes(c)
 	if err != nil {
 		return fmt.Errorf("warm-up checkpoint: %w", err)
 	}
+	st.Seed = c.Seed
 	mom, vel := u.OptimizerState()
-	err = errors.Join(
-		hf.SaveAs(p.Model, tmp, "F32"), // master weights: a resume continues bit for bit
-		p.Tok.Save(tmp),
-		rl.WriteOptimizerState(filepath.Join(tmp, rl.OptimizerFile), p.Model.Specs(), mom, vel),
-		run.WriteJSON(filepath.Join(tmp, warmupConfigFile), c),
-		run.WriteJSON(filepath.Join(tmp, warmupStateFile), st),
-	)
-	if err != nil {
-		os.RemoveAll(tmp)
-		return fmt.Errorf("warm-up checkpoint at step %d: %w", st.Step, err)
+	if err := ckpt.Write(dir, ckpt.Checkpoint{Policy: p, Mom: mom, Vel: vel, State: st, Config: cfg}); err != nil {
+		return fmt.Errorf("warm-up %w", err)
 	}
-	return policy.ReplaceDir(tmp, dir)
+	return nil
 }
 
 // loadWarmupCheckpoint reads the checkpoint in dir; ok is false when there
 // is none. One made with other settings is an error naming them.
 func loadWarmupCheckpoint(dir string, c WarmupConfig) (ck warmupCheckpoint, ok bool, err error) {
+	// An older checkpoint kept its settings in legacyConfigFile.
 	var saved WarmupConfig
-	switch err := run.ReadJSON(filepath.Join(dir, warmupConfigFile), &saved); {
+	err = run.ReadJSON(filepath.Join(dir, ckpt.RunConfigFile), &saved)
+	if errors.Is(err, os.ErrNotExist) {
+		err = run.ReadJSON(filepath.Join(dir, legacyConfigFile), &saved)
+	}
+	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return ck, false, nil
 	case err != nil:
@@ -100,20 +85,9 @@ func loadWarmupCheckpoint(dir string, c WarmupConfig) (ck warmupCheckpoint, ok b
 	if len(changes) > 0 {
 		return ck, false, fmt.Errorf("the warm-up checkpoint in %s was made with other settings (%v): run with those, or start over", dir, changes)
 	}
-	if err := run.ReadJSON(filepath.Join(dir, warmupStateFile), &ck.state); err != nil {
-		return ck, false, fmt.Errorf("warm-up checkpoint %s: %w", dir, err)
-	}
-	m, err := hf.Load(dir)
+	got, err := ckpt.Read(dir, ckpt.ReadOptions{Log: io.Discard})
 	if err != nil {
 		return ck, false, fmt.Errorf("warm-up checkpoint %s: %w", dir, err)
 	}
-	tok, err := tokenizer.Load(dir)
-	if err != nil {
-		return ck, false, fmt.Errorf("warm-up checkpoint %s: %w", dir, err)
-	}
-	if ck.mom, ck.vel, err = rl.ReadOptimizerState(filepath.Join(dir, rl.OptimizerFile), m.Specs()); err != nil {
-		return ck, false, fmt.Errorf("warm-up checkpoint %s: %w", dir, err)
-	}
-	ck.p = &policy.Policy{Model: m, Tok: tok}
-	return ck, true, nil
+	return warmupCheckpoint{state: got.State, p: got.Policy, mom: got.Mom, vel: got.Vel}, true, nil
 }

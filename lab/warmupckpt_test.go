@@ -3,10 +3,14 @@ package lab
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/credo-rl/credo/ckpt"
+	"github.com/credo-rl/credo/run"
 )
 
 // TestWarmUpResumes: a warm-up continued from its checkpoint ends with the
@@ -55,5 +59,86 @@ func TestWarmUpResumes(t *testing.T) {
 	other.Peak = 2e-2
 	if _, _, err := WarmUp(ctx, other, "", io.Discard, Checkpoints(dir, 2)); err == nil || !strings.Contains(err.Error(), "other settings") {
 		t.Errorf("a checkpoint of other settings: %v", err)
+	}
+}
+
+// TestWarmUpResumesLegacyCheckpoint: a warm-up checkpoint written before
+// the trainers shared package ckpt's format (testdata/warmup-v1: the
+// settings in warmup-config.json, no checksums.json; step 4 of the
+// settings it names, made by credo at c0bf1ca) still resumes, to the same
+// weights bit for bit as a warm-up never stopped, and the checkpoint it
+// then writes is in the shared format.
+func TestWarmUpResumesLegacyCheckpoint(t *testing.T) {
+	ctx := context.Background()
+	c := DefaultWarmup()
+	legacy := filepath.Join("testdata", "warmup-v1")
+	if err := run.ReadJSON(filepath.Join(legacy, legacyConfigFile), &c); err != nil {
+		t.Fatal(err)
+	}
+	whole, want, err := WarmUp(ctx, c, "", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "ckpt")
+	if err := os.CopyFS(dir, os.DirFS(legacy)); err != nil {
+		t.Fatal(err)
+	}
+	ck, ok, err := loadWarmupCheckpoint(dir, c)
+	if err != nil || !ok || ck.state.Step != 4 {
+		t.Fatalf("legacy checkpoint: step %d, ok %v, %v", ck.state.Step, ok, err)
+	}
+	var log strings.Builder
+	resumed, got, err := WarmUp(ctx, c, "", &log, Checkpoints(dir, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "resuming the warm-up from") {
+		t.Errorf("the log does not say it resumed:\n%s", log.String())
+	}
+	a, b := whole.Model.ParamData(), resumed.Model.ParamData()
+	for i := range a {
+		if !slices.Equal(a[i], b[i]) {
+			t.Fatalf("weight %s differs after resuming the legacy checkpoint", whole.Model.Specs()[i].Name)
+		}
+	}
+	if got.FinalLoss != want.FinalLoss || got.HeldOutAfter != want.HeldOutAfter || got.Tokens != want.Tokens {
+		t.Errorf("report after the resume %+v, want %+v", got, want)
+	}
+	other := c
+	other.Batch = 2
+	if _, _, err := loadWarmupCheckpoint(legacy, other); err == nil || !strings.Contains(err.Error(), "other settings") {
+		t.Errorf("a legacy checkpoint of other settings: %v", err)
+	}
+}
+
+// TestWarmupCheckpointFormat: the warm-up writes package ckpt's one
+// format (the settings in run-config.json pinned by state.json, every
+// file checksummed), and a changed file is refused.
+func TestWarmupCheckpointFormat(t *testing.T) {
+	ctx := context.Background()
+	c := DefaultWarmup()
+	c.Task, c.Size, c.Demos, c.Steps, c.Batch = "toolcall", "tiny", 40, 4, 4
+	c.Eval.Prompts = 0
+	dir := filepath.Join(t.TempDir(), "ckpt")
+	if _, _, err := WarmUp(ctx, c, "", io.Discard, Checkpoints(dir, 2)); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{ckpt.RunConfigFile, ckpt.ChecksumsFile, ckpt.StateFile, ckpt.OptimizerFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("the checkpoint lacks %s: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, legacyConfigFile)); err == nil {
+		t.Errorf("the checkpoint still writes %s", legacyConfigFile)
+	}
+	ck, ok, err := loadWarmupCheckpoint(dir, c)
+	if err != nil || !ok || ck.state.Step != 2 || ck.state.ConfigSHA256 == "" || ck.state.Seed != c.Seed {
+		t.Fatalf("checkpoint: %+v, ok %v, %v", ck.state, ok, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ckpt.OptimizerFile), []byte("changed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := loadWarmupCheckpoint(dir, c); err == nil || !strings.Contains(err.Error(), "has changed") {
+		t.Errorf("a changed optimizer file: %v", err)
 	}
 }

@@ -14,9 +14,8 @@ import (
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/rollout"
 
+	"github.com/credo-rl/credo/ckpt"
 	"github.com/credo-rl/credo/credit"
-	"github.com/credo-rl/credo/internal/atomicfile"
-	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
@@ -53,7 +52,7 @@ type Trainer struct {
 	// lastEval is the newest evaluation's greedy mean of each reward.
 	lastEval map[string]float64
 	log      io.Writer
-	lk       *lock.Lock // the run directory's: one process trains it at a time
+	owner    ckpt.Owner // the run directory's: one process trains it at a time
 
 	// acceptNoChecksums lets a resume use a checkpoint whose checksums.json
 	// is gone (WithMissingChecksums); accepted says what it accepted.
@@ -116,7 +115,11 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 		return nil, &settings.Error{Err: err}
 	}
 	t := &Trainer{c: c, log: log}
-	defer t.unlockOnError(&err)
+	defer func() {
+		if err != nil {
+			t.owner.Release()
+		}
+	}()
 	for _, o := range opts {
 		o(t)
 	}
@@ -132,23 +135,23 @@ func New(ctx context.Context, c Config, resume bool, log io.Writer, opts ...Opti
 			cl.Close() // a task may hold files (sql: its database)
 		}
 	}()
-	ckpt, err := t.startWeights(resume)
+	last, err := t.startWeights(resume)
 	if err != nil {
 		return nil, err
 	}
 	// Everything is checked: only now does the run directory change.
 	if resume {
-		err = t.prepareResume(ckpt, changes)
+		err = t.prepareResume(last, changes)
 	} else {
 		err = t.createRun()
 	}
 	if err != nil {
 		return nil, err
 	}
-	if ckpt != "" {
-		fmt.Fprintf(t.log, "resuming %s from %s (step %d)\n", t.c.Out, ckpt, t.step)
+	if last != "" {
+		fmt.Fprintf(t.log, "resuming %s from %s (step %d)\n", t.c.Out, last, t.step)
 	} else if resume {
-		t.noteRestart()
+		ckpt.NoteRestart(t.log, t.c.Out, t.c.CheckpointEvery, t.c.Init)
 	}
 	return t, t.openLogs()
 }
@@ -170,12 +173,12 @@ func (t *Trainer) claimFolder(resume bool) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.lk, err = lock.Acquire(c.Out); err != nil {
+	if err = t.owner.Take(c.Out); err != nil {
 		return nil, err
 	}
 	c, changes, refused := resumeCompare(saved, c)
 	if len(refused) > 0 {
-		return nil, &settings.Error{Err: &ResumeConflict{refused, ResumeMayChange()}}
+		return nil, &settings.Error{Err: &ResumeConflict{Problems: refused, MayChange: ResumeMayChange()}}
 	}
 	t.c = c
 	return changes, nil
@@ -239,17 +242,17 @@ func (t *Trainer) setWeights() error {
 // startWeights loads the policy and optimizer: from the latest checkpoint
 // of a resumed run (whose name it returns; "" when it has none), else
 // from Init; and the frozen reference policy of the KL term.
-func (t *Trainer) startWeights(resume bool) (ckpt string, err error) {
+func (t *Trainer) startWeights(resume bool) (last string, err error) {
 	if resume {
-		if ckpt, err = latestCheckpoint(t.c.Out); err != nil {
+		if last, err = latestCheckpoint(t.c.Out); err != nil {
 			return "", err
 		}
 	}
-	if ckpt != "" {
-		if err := t.loadCheckpoint(ckpt); err != nil {
+	if last != "" {
+		if err := t.loadCheckpoint(last); err != nil {
 			return "", err
 		}
-		if err := t.checkRunConfig(ckpt); err != nil {
+		if err := t.checkRunConfig(last); err != nil {
 			return "", err
 		}
 	} else if err := t.startPolicy(); err != nil {
@@ -262,7 +265,7 @@ func (t *Trainer) startWeights(resume bool) (ckpt string, err error) {
 		}
 		t.ref = ref.Model
 	}
-	return ckpt, nil
+	return last, nil
 }
 
 // startPolicy loads the initial policy and a fresh optimizer.
@@ -312,55 +315,23 @@ func (t *Trainer) checkInfoBlocks(ctx context.Context) error {
 	return configErr("method %s replays prompts without each reward's information block, but task %s's rewards (%s) give none: use span or gdpo", t.c.Method, t.c.Task, rewardNames(t.rewards))
 }
 
-// createRun makes a fresh run directory whole: config.json, empty logs and
-// checkpoints/ are written into a temporary sibling folder that is renamed
-// into place, so the directory either does not exist or holds a run.
+// createRun makes a fresh run directory whole (ckpt.Owner.Create):
+// config.json, empty logs and checkpoints/, or no directory at all.
 func (t *Trainer) createRun() error {
 	t.c = absolutePaths(t.c)
-	dir := t.c.Out
-	if err := lock.RemoveAbandoned(filepath.Dir(dir), t.log); err != nil {
-		return err
-	}
-	tmp, lk, err := lock.MkdirTemp(dir) // the lock moves into place with the folder
-	if err != nil {
-		return fmt.Errorf("run directory: %w", err)
-	}
-	err = errors.Join(
-		os.Mkdir(filepath.Join(tmp, "checkpoints"), atomicfile.DirMode),
-		run.WriteJSON(filepath.Join(tmp, "config.json"), t.c),
-		run.WriteFile(filepath.Join(tmp, "metrics.jsonl"), nil),
-		run.WriteFile(filepath.Join(tmp, "samples.jsonl"), nil),
-	)
-	if err == nil {
-		os.Remove(dir) // an empty folder in the way (New refused a non-empty one)
-		err = os.Rename(tmp, dir)
-	}
-	if err != nil {
-		os.RemoveAll(tmp)
-		lk.Release()
-		return fmt.Errorf("run directory %s: %w", dir, err)
-	}
-	lk.Moved(dir)
-	t.lk = lk
-	return nil
+	return t.owner.Create(t.c.Out, t.log, func(tmp string) error {
+		return errors.Join(
+			run.WriteJSON(filepath.Join(tmp, run.ConfigFile), t.c),
+			run.WriteFile(filepath.Join(tmp, run.MetricsFile), nil),
+			run.WriteFile(filepath.Join(tmp, run.SamplesFile), nil),
+		)
+	})
 }
 
 // prepareResume cleans a resumed run's directory of what a killed
 // checkpoint write left behind, and records any settings that changed.
-func (t *Trainer) prepareResume(ckpt string, changes []Change) error {
-	if err := removeStrayCheckpoints(filepath.Join(t.c.Out, "checkpoints"), t.log); err != nil {
-		return err
-	}
-	if len(changes) == 0 && t.accepted == "" {
-		return nil
-	}
-	if err := recordResume(t.c.Out, ResumeRecord{Step: t.step, Checkpoint: filepath.Base(ckpt), Changes: changes, Accepted: t.accepted}); err != nil {
-		return err
-	}
-	for _, ch := range changes {
-		fmt.Fprintf(t.log, "resume: %s changes from %v to %v (recorded in resumes.json)\n", ch.Key, ch.From, ch.To)
-	}
-	return run.WriteJSON(filepath.Join(t.c.Out, "config.json"), t.c)
+func (t *Trainer) prepareResume(ck string, changes []Change) error {
+	return ckpt.Resumed(t.c.Out, ResumeRecord{Step: t.step, Checkpoint: filepath.Base(ck), Changes: changes, Accepted: t.accepted}, t.c, t.log)
 }
 
 // openLogs opens metrics.jsonl, samples.jsonl and evals.jsonl, cut back to the steps
@@ -397,10 +368,10 @@ func (t *Trainer) Done() bool { return t.step >= t.c.Steps }
 // Config.MaxVerifyErrors; the last checkpoint then holds the last good
 // weights.
 func (t *Trainer) Run(ctx context.Context) error {
-	if err := t.relock(); err != nil {
+	if err := t.owner.Take(t.c.Out); err != nil {
 		return err
 	}
-	defer t.unlock()
+	defer t.owner.Release()
 	report := t.progress
 	if report == nil {
 		bar := progress.New(t.log, "train", t.step, t.c.Steps)
@@ -530,7 +501,7 @@ func (t *Trainer) interrupted(ctx context.Context) error {
 	if err := t.saveCheckpoint(); err != nil {
 		return fmt.Errorf("interrupted, and the checkpoint failed: %w", err)
 	}
-	return &InterruptedError{Dir: t.c.Out, Step: t.step, Checkpoint: filepath.Join(t.c.Out, "checkpoints", checkpointName(t.step)), Err: ctx.Err()}
+	return &InterruptedError{Dir: t.c.Out, Step: t.step, Checkpoint: ckpt.Dir(t.c.Out, t.step), Err: ctx.Err()}
 }
 
 // evaluate adds the test-split rewards to a step's metrics.
@@ -572,7 +543,7 @@ func (t *Trainer) LastEval() map[string]float64 { return t.lastEval }
 // Close releases what the run holds beyond memory (the task's files: the
 // sql task's database). The Trainer is not used afterwards.
 func (t *Trainer) Close() error {
-	err := t.unlock()
+	err := t.owner.Release()
 	if cl, ok := t.task.(io.Closer); ok {
 		err = errors.Join(err, cl.Close())
 	}

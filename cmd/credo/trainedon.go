@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/ckpt"
 	"github.com/credo-rl/credo/run"
 )
 
@@ -37,7 +37,7 @@ func readTrainedOn(dir string) (t trainedOn, ok bool, err error) {
 	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return t, false, err
 	}
-	cfg := filepath.Join(dir, rl.RunConfigFile)
+	cfg := filepath.Join(dir, ckpt.RunConfigFile)
 	switch err := run.ReadJSON(cfg, &t); {
 	case err == nil && t.Task != "":
 		t.from = cfg
@@ -54,14 +54,14 @@ func modelFolder(dir string) (string, error) {
 	if fi, err := os.Stat(filepath.Join(dir, "checkpoints")); err != nil || !fi.IsDir() {
 		return dir, nil
 	}
-	step, err := rl.LatestStep(dir)
+	step, err := ckpt.LatestStep(dir)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", dir, err)
 	}
 	if step == 0 {
 		return "", fmt.Errorf("%s is a run folder with no checkpoint yet: name a model folder, or wait for the run's first checkpoint", dir)
 	}
-	return rl.CheckpointDir(dir, step), nil
+	return ckpt.Dir(dir, step), nil
 }
 
 // chooseTask fills what the command line left unset in c, the task a

@@ -1,4 +1,4 @@
-package rl
+package ckpt
 
 import (
 	"fmt"
@@ -7,8 +7,7 @@ import (
 	"github.com/credo-rl/credo/model/hf"
 )
 
-// OptimizerFile is the name of a checkpoint's optimizer state (the
-// trainer's, and sft's warm-up checkpoint in package lab).
+// OptimizerFile is the name of a checkpoint's optimizer state.
 const OptimizerFile = "optimizer.safetensors"
 
 // WriteOptimizerState writes AdamW moments (Updater.OptimizerState) to path as

@@ -1,9 +1,11 @@
-package rl
+package ckpt
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,25 +13,8 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/internal/settings"
-
 	"github.com/credo-rl/credo/run"
 )
-
-// resumeMayChange are the settings a resumed run may change: how long it
-// runs (steps, which also stretches the learning-rate schedule), how it
-// evaluates, checkpoints, logs and runs its verifiers, and how it splits a
-// batch to fit memory (the update is the same to float32 rounding); a
-// judge's keys are judgeMayChange. Every other setting
-// makes the run what it is: resuming with another value would silently
-// continue a different run under the old one's name.
-var resumeMayChange = []string{
-	"block_every", "checkpoint_every", "eval_every", "eval_prompts", "eval_samples", "keep_checkpoints",
-	"max_verify_errors", "memory_budget", "micro_batch", "samples_per_step", "steps", "verify_timeout", "verify_workers",
-}
-
-// ResumeMayChange lists, by config.json key, the settings a resumed run
-// may change; a resume that changes any other is refused.
-func ResumeMayChange() []string { return slices.Clone(resumeMayChange) }
 
 // ResumeConflict is a resume that would change settings that make the run
 // what it is.
@@ -64,35 +49,13 @@ type ResumeRecord struct {
 // ResumesFile is where a run directory records resumes that changed settings.
 const ResumesFile = "resumes.json"
 
-// LoadRunConfig reads the configuration a run directory was started with
-// (its config.json, over the defaults for settings it predates).
-func LoadRunConfig(dir string) (Config, error) {
-	st, err := os.Stat(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return Config{}, configErr("resume: run directory %s does not exist (start a new run without --resume)", dir)
-	}
-	if err != nil {
-		return Config{}, fmt.Errorf("resume: %w", err)
-	}
-	if !st.IsDir() {
-		return Config{}, configErr("resume: %s is a file, not a run directory", dir)
-	}
-	path := filepath.Join(dir, "config.json")
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return Config{}, configErr("resume: %s holds no run (it has no config.json)", dir)
-	}
-	c := DefaultConfig()
-	if err := LoadConfigFile(path, &c); err != nil {
-		return Config{}, fmt.Errorf("resume: %w", err)
-	}
-	return c, nil
-}
-
-// resumeDiff compares the configuration a run is resumed with against the
-// one it was started with: the changes a resume may make, and a settings.Problem for
-// each setting it may not change.
-func resumeDiff(saved, now Config) ([]Change, settings.Problems) {
-	a, b := flatSettings(saved), flatSettings(now)
+// Diff compares the configuration a run is resumed with against the one
+// it was started with, by config.json key (nested objects dotted:
+// optimizer.beta1; the keys in whole, and lists, compared whole): the
+// changes a resume may make (the keys in mayChange), and a
+// settings.Problem for each other setting that differs.
+func Diff(saved, now any, mayChange []string, whole ...string) ([]Change, settings.Problems) {
+	a, b := flatSettings(saved, whole), flatSettings(now, whole)
 	keys := unionKeys(a, b)
 	var changes []Change
 	var refused settings.Problems
@@ -101,7 +64,7 @@ func resumeDiff(saved, now Config) ([]Change, settings.Problems) {
 		if jsonText(x) == jsonText(y) {
 			continue
 		}
-		if slices.Contains(resumeMayChange, k) {
+		if slices.Contains(mayChange, k) {
 			changes = append(changes, Change{k, x, y})
 			continue
 		}
@@ -111,8 +74,8 @@ func resumeDiff(saved, now Config) ([]Change, settings.Problems) {
 }
 
 // flatSettings flattens a configuration to its config.json keys (nested
-// objects dotted: optimizer.beta1); maps and lists stay whole values.
-func flatSettings(c Config) map[string]any {
+// objects dotted); the keys in whole stay whole values.
+func flatSettings(c any, whole []string) map[string]any {
 	data, _ := json.Marshal(c)
 	var m map[string]any
 	json.Unmarshal(data, &m)
@@ -121,7 +84,7 @@ func flatSettings(c Config) map[string]any {
 	walk = func(prefix string, m map[string]any) {
 		for k, v := range m {
 			key := prefix + k
-			if sub, ok := v.(map[string]any); ok && key != "reward_weights" {
+			if sub, ok := v.(map[string]any); ok && !slices.Contains(whole, key) {
 				walk(key+".", sub)
 				continue
 			}
@@ -140,8 +103,40 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-// recordResume appends r to the run's resumes.json.
-func recordResume(dir string, r ResumeRecord) error {
+// unionKeys is every key of a or b, sorted.
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := slices.Collect(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Resumed cleans a resumed run's folder of what a killed checkpoint write
+// left behind and, when the resume changed settings or accepted
+// something, records it in resumes.json, says so on log and saves config
+// as the folder's config.json.
+func Resumed(out string, r ResumeRecord, config any, log io.Writer) error {
+	if err := RemoveStray(filepath.Join(out, "checkpoints"), log); err != nil {
+		return err
+	}
+	if len(r.Changes) == 0 && r.Accepted == "" {
+		return nil
+	}
+	if err := record(out, r); err != nil {
+		return err
+	}
+	for _, ch := range r.Changes {
+		fmt.Fprintf(log, "resume: %s changes from %v to %v (recorded in resumes.json)\n", ch.Key, ch.From, ch.To)
+	}
+	return run.WriteJSON(filepath.Join(out, run.ConfigFile), config)
+}
+
+// record appends r to the run's resumes.json.
+func record(dir string, r ResumeRecord) error {
 	path := filepath.Join(dir, ResumesFile)
 	var all []ResumeRecord
 	if err := run.ReadJSON(path, &all); err != nil && !errors.Is(err, os.ErrNotExist) {
