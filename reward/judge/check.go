@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/credo-rl/credo/internal/httpcall"
 )
 
 // checkTimeout bounds each of Check's two requests (Config.Timeout, when
@@ -45,7 +47,7 @@ func (j *Judge) Check(ctx context.Context) error {
 	if err != nil {
 		return j.unreachable(err)
 	}
-	switch se := statusError(status, body, key); {
+	switch se := httpcall.NewStatusError(status, body, key); {
 	case status == http.StatusOK:
 		return nil
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
@@ -89,7 +91,7 @@ func (j *Judge) checkRequest(ctx context.Context, method, url, key string, paylo
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, httpcall.MaxBody))
 	if err != nil {
 		return 0, nil, err
 	}

@@ -33,5 +33,6 @@
 // run's configuration file. A judge that cannot be reached does not stop
 // training: its verdict scores 0 with the reason, and Verify's error says why.
 //
-// It imports reward only.
+// It imports reward, and internal/httpcall for the HTTP plumbing it shares
+// with reward/remote.
 package judge

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/internal/boundedread"
+	"github.com/credo-rl/credo/internal/httpcall"
 	"github.com/credo-rl/credo/reward"
 )
 
@@ -87,7 +88,7 @@ func New(c Config, opts ...Option) (*Judge, error) {
 		rubric:   rubric,
 		endpoint: endpoint(c.URL),
 		client:   &http.Client{Transport: transport(c.MaxConcurrent)},
-		sleep:    sleepCtx,
+		sleep:    httpcall.Sleep,
 		sem:      make(chan struct{}, c.MaxConcurrent),
 		rng:      rand.New(rand.NewPCG(c.Seed, 0x6a75646765)), // stream: "judge"
 		cache:    newLRU(c.CacheSize),

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/credo-rl/credo/internal/httpcall"
 )
 
 func TestSlowServerTimesOut(t *testing.T) {
@@ -248,7 +250,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"tomorrow", 0, false},
 	}
 	for _, c := range cases {
-		got, ok := parseRetryAfter(c.in, now)
+		got, ok := httpcall.ParseRetryAfter(c.in, now)
 		if got != c.want || ok != c.ok {
 			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
 		}
