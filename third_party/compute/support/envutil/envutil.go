@@ -33,6 +33,9 @@ const (
 	GoBackendAVX2_KC     = "GOMLX_GO_AVX2_KC"
 	GoBackendAVX2_MC     = "GOMLX_GO_AVX2_MC"
 	GoBackendAVX2_NC     = "GOMLX_GO_AVX2_NC"
+	// GoBackendAVX2_Skinny=false turns off the AVX2 skinny product path (a
+	// few lhs rows times a wide rhs), for side-by-side timings.
+	GoBackendAVX2_Skinny = "GOMLX_GO_AVX2_SKINNY"
 	GoBackendNoSIMD_KC   = "GOMLX_GO_NOSIMD_KC"
 	GoBackendNoSIMD_MC   = "GOMLX_GO_NOSIMD_MC"
 	GoBackendNoSIMD_NC   = "GOMLX_GO_NOSIMD_NC"

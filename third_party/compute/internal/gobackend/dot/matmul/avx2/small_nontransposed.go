@@ -272,6 +272,10 @@ func avx2SmallFloat32NonTransposedAsm( //alt:f32
 		}
 
 		// Remainder rows
+		if row < lhsCrossSize { //alt:f32
+			nonTransposedRemainderRowsFloat32(lhsBase, rhsBase, outputBase, row, lhsCrossSize, rhsCrossSize, contractingSize) //alt:f32
+			row = lhsCrossSize                                                                                                //alt:f32
+		} //alt:f32
 		for ; row < lhsCrossSize; row++ {
 			lRow := lhsBase + uintptr(row*contractingSize)*elemSize
 			for col := range rhsCrossSize {
