@@ -3,12 +3,21 @@ package sample
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
 // pick draws the next token from logits and returns it with its log-prob
 // under the untempered distribution, log softmax(logits)[id].
 func pick(logits []float32, c Config, rng *rand.Rand) (int32, float32) {
+	if len(c.Suppress) > 0 {
+		logits = slices.Clone(logits)
+		for _, id := range c.Suppress {
+			if id >= 0 && int(id) < len(logits) {
+				logits[id] = float32(math.Inf(-1)) // exp(−Inf) = 0: never drawn
+			}
+		}
+	}
 	mx := math.Inf(-1)
 	best := 0
 	for i, v := range logits {

@@ -55,3 +55,54 @@ func TestPick(t *testing.T) {
 		}
 	}
 }
+
+// TestPickSuppress: a suppressed token is never drawn, greedy or sampled,
+// even when it is the likeliest (issue 49: a 1M policy with tied
+// embeddings sampled the <|assistant|> it had just read), and the
+// others keep their relative odds.
+func TestPickSuppress(t *testing.T) {
+	logits := []float32{1, 3, 2, -1}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		name     string
+		c        Config
+		suppress []int32
+		never    []int32
+	}{
+		{"greedy", Config{Temperature: 0, TopP: 1}, []int32{1}, []int32{1}},
+		{"sampled", Config{Temperature: 1, TopP: 1}, []int32{1, 3}, []int32{1, 3}},
+		{"top-p", Config{Temperature: 1, TopP: 0.5}, []int32{1}, []int32{0, 1, 3}}, // the nucleus is token 2 alone
+		{"out of range ignored", Config{Temperature: 0, TopP: 1}, []int32{-1, 9}, []int32{0, 2, 3}},
+	} {
+		c := tc.c
+		c.Suppress = tc.suppress
+		counts := make([]int, len(logits))
+		for range 2000 {
+			id, lp := pick(logits, c, rng)
+			counts[id]++
+			if math.IsInf(float64(lp), 0) || math.IsNaN(float64(lp)) {
+				t.Fatalf("%s: log-prob %g", tc.name, lp)
+			}
+		}
+		for _, id := range tc.never {
+			if counts[id] > 0 {
+				t.Errorf("%s: token %d drawn %d times", tc.name, id, counts[id])
+			}
+		}
+	}
+	if logits[1] != 3 {
+		t.Error("pick changed the caller's logits")
+	}
+	// Sampled with 1 and 3 suppressed: 0 and 2 at odds e^1 : e^2.
+	c := Config{Temperature: 1, TopP: 1, Suppress: []int32{1, 3}}
+	n2 := 0
+	const n = 20000
+	for range n {
+		if id, _ := pick(logits, c, rng); id == 2 {
+			n2++
+		}
+	}
+	if want := math.Exp(2) / (math.Exp(1) + math.Exp(2)); math.Abs(float64(n2)/n-want) > 0.015 {
+		t.Errorf("token 2 drawn %.3f of the time, want %.3f", float64(n2)/n, want)
+	}
+}

@@ -23,6 +23,11 @@ type Config struct {
 	// Stop ends a response as soon as its text contains one of these.
 	Stop []string `json:"stop,omitempty"`
 	Seed uint64   `json:"seed"`
+	// Suppress lists tokens never drawn: their probability is 0, the
+	// others' renormalized (log-probs are under that distribution). `credo
+	// sample` suppresses the chat template's role tokens; training
+	// suppresses nothing (the policy as it is).
+	Suppress []int32 `json:"-" yaml:"-"`
 }
 
 // DefaultConfig samples the policy unchanged, up to 128 tokens.
