@@ -68,6 +68,7 @@ type Task struct {
 	order       []int // the training prompts' order, drawn from Options.Seed
 	rewards     []reward.Verifier
 	refs        map[string]string // prompt ID → reference response
+	raw         map[string][]byte // prompt ID → its record, compact JSON
 	skipped     []Problem
 	closer      io.Closer
 }
@@ -107,7 +108,7 @@ func Open(ctx context.Context, path string, o Options) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Task{format: o.Format, path: path, refs: map[string]string{}, closer: f.closer}
+	t := &Task{format: o.Format, path: path, refs: map[string]string{}, raw: map[string][]byte{}, closer: f.closer}
 	blocks := map[string]map[string]string{} // reward → prompt ID → block
 	seen := map[string]int{}                 // prompt ID → line
 	for n, line := range bytes.Split(data, []byte("\n")) {
@@ -141,6 +142,9 @@ func Open(ctx context.Context, path string, o Options) (*Task, error) {
 		if it.ref != "" {
 			t.refs[it.p.ID] = it.ref
 		}
+		var compact bytes.Buffer
+		json.Compact(&compact, line) // the format's reader checked it is JSON
+		t.raw[it.p.ID] = compact.Bytes()
 		if TestSplit(line, o.TestFraction) {
 			t.test = append(t.test, it)
 		} else {
@@ -223,6 +227,14 @@ func (t *Task) Rewards() []reward.Verifier { return t.rewards }
 // for a record without one (IFEval) or a prompt of another task.
 func (t *Task) Reference(p task.Prompt) (string, bool) {
 	r, ok := t.refs[p.ID]
+	return r, ok
+}
+
+// Record is the record prompt p was made from, as compact JSON (what a
+// remote verifier receives as "record"); false for a prompt of another
+// task.
+func (t *Task) Record(p task.Prompt) (json.RawMessage, bool) {
+	r, ok := t.raw[p.ID]
 	return r, ok
 }
 

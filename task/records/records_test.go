@@ -61,6 +61,9 @@ func TestIFEvalRecords(t *testing.T) {
 	if _, ok := tk.Reference(p); ok {
 		t.Error("an IFEval record has a reference")
 	}
+	if r, ok := tk.Record(p); !ok || !strings.HasPrefix(string(r), `{"key":1000,"prompt":"Write a 300+ word summary`) {
+		t.Errorf("record %s, %v", r, ok)
+	}
 }
 
 // ifevalTrain is the training prompts of IFEval's 541 at the default
