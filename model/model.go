@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/gomlx/compute"
-	_ "github.com/gomlx/compute/gobackend" // the pure-Go backend: no C libraries to install
+	_ "github.com/gomlx/compute/gobackend" // the pure-Go backend: no C libraries to install (xla: backend_xla.go)
 	. "github.com/gomlx/gomlx/core/graph"  //nolint:revive
 	"github.com/gomlx/gomlx/core/tensors"
 )
@@ -18,6 +18,7 @@ import (
 type Model struct {
 	Config  Config
 	backend compute.Backend
+	info    BackendInfo
 	specs   []ParamSpec
 	params  []*tensors.Tensor // in specs order
 	dtypes  []string          // each weight's storage dtype ("F32", "BF16", "F16"), in specs order
@@ -27,19 +28,21 @@ type Model struct {
 }
 
 // New creates a model with fresh weights drawn from seed. They are stored
-// (saved) in c.TorchDtype, float32 when empty.
-func New(c Config, seed uint64) (*Model, error) {
+// (saved) in c.TorchDtype, float32 when empty. It runs on the backend
+// opts name, else on CREDO_BACKEND's (BackendEnv).
+func New(c Config, seed uint64, opts ...Option) (*Model, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return FromWeights(c, initParams(c, seed), nil)
+	return FromWeights(c, initParams(c, seed), nil, opts...)
 }
 
 // FromWeights builds a model of config c from given weights, data[i] being
 // the values of c.Params()[i] (row-major), and each weight's storage dtype
 // ("F32", "BF16" or "F16") in the same order; nil dtypes store every weight
-// in c.TorchDtype. hf.Load builds the models it reads with it.
-func FromWeights(c Config, data [][]float32, dtypes []string) (*Model, error) {
+// in c.TorchDtype. hf.Load builds the models it reads with it. It runs on
+// the backend opts name, else on CREDO_BACKEND's (BackendEnv).
+func FromWeights(c Config, data [][]float32, dtypes []string, opts ...Option) (*Model, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -52,11 +55,11 @@ func FromWeights(c Config, data [][]float32, dtypes []string) (*Model, error) {
 	if len(data) != len(specs) || dtypes != nil && len(dtypes) != len(specs) {
 		return nil, fmt.Errorf("model weights: %d tensors and %d dtypes for %d parameters", len(data), len(dtypes), len(specs))
 	}
-	backend, err := compute.New()
+	backend, info, err := openFor(opts)
 	if err != nil {
 		return nil, fmt.Errorf("start compute backend: %w", err)
 	}
-	m := &Model{Config: c, backend: backend, specs: specs, graphs: NewGraphs(0), dtypes: slices.Clone(dtypes)}
+	m := &Model{Config: c, backend: backend, info: info, specs: specs, graphs: NewGraphs(0), dtypes: slices.Clone(dtypes)}
 	if m.dtypes == nil {
 		m.dtypes = make([]string, len(m.specs))
 		for i := range m.dtypes {
@@ -77,6 +80,10 @@ func FromWeights(c Config, data [][]float32, dtypes []string) (*Model, error) {
 
 // Backend is the compute backend the model runs on.
 func (m *Model) Backend() compute.Backend { return m.backend }
+
+// BackendInfo says which backend the model runs on (and, for XLA, which
+// plugin): what a run records.
+func (m *Model) BackendInfo() BackendInfo { return m.info }
 
 // Specs lists the model's weights in the order of ParamData (graphs bind
 // them by name).
