@@ -28,7 +28,7 @@ func loadTrainConfig(path string, c *rl.Config, w io.Writer) error {
 	}
 	var tree map[string]any
 	if yaml.Unmarshal(data, &tree) != nil || tree == nil { // YAML reads JSON too
-		return rl.DecodeConfig(path, data, c) // its error says what is wrong
+		return configPosition(rl.DecodeConfig(path, data, c), data) // its error says what is wrong
 	}
 	top := map[string]bool{} // the first part of every key: kept as it is
 	for _, k := range cli.SettingKeys(reflect.TypeOf(*c), "") {
@@ -57,7 +57,7 @@ func loadTrainConfig(path string, c *rl.Config, w io.Writer) error {
 		fmt.Fprintf(w, "config file %s: %q is --%s's name; read as the setting's key %q (config.json's)\n", path, k, keys[key], key)
 	}
 	if !renamed {
-		return rl.DecodeConfig(path, data, c)
+		return configPosition(rl.DecodeConfig(path, data, c), data)
 	}
 	js, err := json.Marshal(tree)
 	if err != nil {

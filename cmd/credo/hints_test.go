@@ -62,3 +62,17 @@ func TestHintsNameTheBinary(t *testing.T) {
 		t.Errorf("interrupted.Error() = %q", got)
 	}
 }
+
+// TestHelpTrainTask: train's --help does not call toolcall --task's
+// default, since without --task train takes --init's task (issue 49).
+func TestHelpTrainTask(t *testing.T) {
+	_, out, _ := credo(context.Background(), "help", "train")
+	i := strings.Index(out, "\n  --task string\n")
+	if i < 0 {
+		t.Fatalf("help train has no --task:\n%s", out)
+	}
+	entry, _, _ := strings.Cut(out[i+1:], "\n  --task-seed")
+	if strings.Contains(entry, `(default "toolcall")`) || !strings.Contains(entry, "the task --init was trained on") {
+		t.Errorf("help train's --task: %q", entry)
+	}
+}

@@ -69,9 +69,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, err := net.ResolveTCPAddr("tcp", *addr); err != nil {
 		return usageError{Err: fmt.Errorf("--addr: %w", err)} // malformed; a busy port is a failure (exit 1)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := listen(*addr)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return err
 	}
 	// A slow or idle client cannot hold a connection open.
 	srv := serve.NewServer(serve.Handler(p, o), serve.Timeouts{Read: *readTimeout, Idle: *idleTimeout})

@@ -76,9 +76,9 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if _, err := net.ResolveTCPAddr("tcp", *addr); err != nil {
 		return usageError{Err: fmt.Errorf("--addr: %w", err)} // malformed; a busy port is a failure (exit 1)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := listen(*addr)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return err
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: *readTimeout,
 		WriteTimeout: *deadline + *readTimeout, IdleTimeout: *idleTimeout}

@@ -152,6 +152,12 @@ func trainCommand(fs *cli.Flags, c *rl.Config) (configFile *string, resume *bool
 // and keeps the former names working.
 func trainFlags(fs *cli.Flags, c *rl.Config) {
 	fs.Bind(c, "", trainSettings()...)
+	// Without --task, train takes the task --init was trained on
+	// (initTask): toolcall is only the default of a model that records none.
+	if fl := fs.Lookup("task"); fl != nil {
+		fl.DefValue = ""
+		fl.Usage += " (default: the task --init was trained on, as its warmup.json or run-config.json says; else toolcall)"
+	}
 	fs.Deprecate(trainAliases)
 	trainGroups(fs)
 }
