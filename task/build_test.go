@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/credo-rl/credo/internal/settings"
+	"github.com/credo-rl/credo/reward"
 	_ "github.com/credo-rl/credo/reward/judge"
 	"github.com/credo-rl/credo/task"
 	_ "github.com/credo-rl/credo/task/toolcall"
@@ -73,4 +74,30 @@ func closedURL(t *testing.T) string {
 	addr := ln.Addr().String()
 	ln.Close()
 	return "http://" + addr + "/v1"
+}
+
+// extraVerifier is a reward of the caller's (a user's own verifier).
+type extraVerifier string
+
+func (v extraVerifier) Name() string { return string(v) }
+func (v extraVerifier) Verify(context.Context, reward.Prompt, string) (reward.Verdict, error) {
+	return reward.Verdict{Score: 1}, nil
+}
+
+// TestRewardsExtra: extra verifiers come after the task's rewards and the
+// judges, and one named like a reward already there is a configuration
+// error.
+func TestRewardsExtra(t *testing.T) {
+	tk, err := task.New("toolcall", task.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := task.Rewards(context.Background(), tk, nil, extraVerifier("mine"))
+	if err != nil || len(vs) != len(tk.Rewards())+1 || vs[len(vs)-1].Name() != "mine" {
+		t.Errorf("%v, %v", reward.NamesOf(vs), err)
+	}
+	_, err = task.RewardsOf(tk, nil, extraVerifier("call"))
+	if ce := (*settings.Error)(nil); !errors.As(err, &ce) || !strings.Contains(err.Error(), `verifier "call": its name is already`) {
+		t.Errorf("an extra named call: %v", err)
+	}
 }

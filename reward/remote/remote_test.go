@@ -247,3 +247,21 @@ func FuzzParseAnswer(f *testing.F) {
 		}
 	})
 }
+
+// Build gives each verifier the task's records when it has them, and
+// refuses two verifiers of one name.
+func TestBuild(t *testing.T) {
+	vs, err := Build([]string{"name=a,url=http://127.0.0.1:9/a", "name=b,url=http://127.0.0.1:9/b"}, oneRecord{})
+	if err != nil || len(vs) != 2 || vs[0].(*Verifier).records == nil {
+		t.Fatalf("%v, %v", vs, err)
+	}
+	if vs, err := Build([]string{"name=a,url=http://127.0.0.1:9/a"}, 42); err != nil || vs[0].(*Verifier).records != nil {
+		t.Errorf("without records: %v, %v", vs, err)
+	}
+	if _, err := Build([]string{"name=a,url=http://127.0.0.1:9/a", "name=a,url=http://127.0.0.1:9/b"}, nil); err == nil || !strings.Contains(err.Error(), `a second verifier named "a"`) {
+		t.Errorf("two of one name: %v", err)
+	}
+	if _, err := Build([]string{"name=a"}, nil); err == nil || !strings.Contains(err.Error(), `--verifier "name=a": verifier a: url: required`) {
+		t.Errorf("no url: %v", err)
+	}
+}

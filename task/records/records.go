@@ -194,7 +194,7 @@ func TestSplit(line []byte, fraction float64) bool {
 }
 
 // Name is "records-<format>".
-func (t *Task) Name() string { return "records-" + t.format }
+func (t *Task) Name() string { return TaskName(t.format) }
 
 // Format is the records' format.
 func (t *Task) Format() string { return t.format }

@@ -217,3 +217,38 @@ func TestSplitIsStable(t *testing.T) {
 }
 
 func shareddataOrSkip(t *testing.T) string { return shareddata.Path(t, "gsm8k/test.jsonl") }
+
+// Build makes a registered task without a records file, the records'
+// task with one, and refuses settings that do not go together.
+func TestBuild(t *testing.T) {
+	ctx := context.Background()
+	path := writeLines(t, `{"question": "a?", "answer": "#### 1"}`, `{"question": "b?", "answer": "#### 2"}`, `{"question": "c?", "answer": "#### 3"}`, `{"question": "d?", "answer": "#### 4"}`)
+	cases := []struct {
+		name, difficulty string
+		s                Source
+		want, err        string
+	}{
+		{"arith", "", Source{}, "arith", ""},
+		{"arith", "", Source{Records: path, Format: "gsm8k", TestFraction: 0.5}, "records-gsm8k", ""},
+		{"", "", Source{Records: path, Format: "gsm8k", TestFraction: 0.5, StrictRecords: true}, "records-gsm8k", ""},
+		{"arith", "", Source{Format: "gsm8k"}, "", "go with a records file"},
+		{"", "", Source{Records: path}, "", "needs its format"},
+		{"", "steps=2", Source{Records: path, Format: "gsm8k"}, "", "no difficulty settings"},
+	}
+	for _, c := range cases {
+		tk, err := Build(ctx, c.name, 1, c.difficulty, c.s)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%+v: %v, want %q", c, err, c.err)
+			}
+			continue
+		}
+		if err != nil || tk.Name() != c.want {
+			t.Errorf("%+v: %v, %v", c, tk, err)
+			continue
+		}
+		if cl, ok := tk.(interface{ Close() error }); ok {
+			cl.Close()
+		}
+	}
+}
