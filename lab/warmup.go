@@ -18,7 +18,6 @@ import (
 
 	"github.com/credo-rl/credo/internal/settings"
 
-	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/model"
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
@@ -214,7 +213,7 @@ func checkFlawNames(t task.Task, rates map[string]float64) error {
 }
 
 // train takes c.Steps supervised steps of c.Batch demonstrations, drawn in
-// shuffled epochs, and stops when rl.MaxSkippedSteps updates in a row
+// shuffled epochs (optim.Loop), and stops when optim.MaxSkippedSteps updates in a row
 // could not be applied. From a checkpoint (ck non-nil) it restores the
 // optimizer, draws the batches of the steps done again (discarding them)
 // and goes on from there; with r.dir it keeps checkpoints there.
@@ -239,45 +238,41 @@ func (c WarmupConfig) train(ctx context.Context, p *policy.Policy, seqs [][]int3
 	}
 	sched := c.Schedule
 	sched.Steps = c.Steps
-	bar := progress.New(log, "warm-up", first, c.Steps)
-	defer bar.Done()
 	start := time.Now()
 	save := func(done int) error {
-		if r.dir == "" {
-			return nil
-		}
 		return saveWarmupCheckpoint(r.dir, c, p, tr, warmupState{Step: done, Updates: tr.Steps(),
 			HeldOutBefore: rep.HeldOutBefore, Seconds: prior + time.Since(start).Seconds()})
 	}
-	stuck := 0 // steps in a row whose update was skipped
-	for step := first; step < c.Steps; step++ {
-		if err := ctx.Err(); err != nil {
-			if step > first {
-				err = errors.Join(err, save(step))
+	loop := optim.Loop{
+		First: first, Steps: c.Steps, CheckpointEvery: r.every,
+		Stuck: func(done, inARow int) error {
+			return fmt.Errorf("warm-up step %d: no update could be applied in %d steps in a row (a non-finite loss, gradient, weight or moment each time): the learning rate (lr %v) or weight decay (%v) is probably far too large; nothing was saved",
+				done, inARow, c.Peak, c.Optimizer.WeightDecay)
+		},
+		Interrupt: func(ctx context.Context, done int) error {
+			if r.dir != "" && done > first {
+				return errors.Join(ctx.Err(), save(done))
 			}
-			return err
-		}
+			return ctx.Err()
+		},
+		Name: "warm-up", Log: log,
+	}
+	if r.dir != "" {
+		loop.Save = save
+	}
+	err = loop.Run(ctx, func(ctx context.Context, step int) (optim.Outcome, error) {
 		bt := b.next(c.Batch)
 		rep.Tokens += bt.tokens
 		st, err := tr.Step(ctx, bt.seqs, optim.TokenInputs{Mask: bt.masks}, sched.At(step))
 		if err != nil {
-			return fmt.Errorf("warm-up step %d: %w", step+1, err)
-		}
-		if stuck++; !st.Skipped {
-			stuck = 0
-		}
-		if stuck >= rl.MaxSkippedSteps {
-			return fmt.Errorf("warm-up step %d: no update could be applied in %d steps in a row (a non-finite loss, gradient, weight or moment each time): the learning rate (lr %v) or weight decay (%v) is probably far too large; nothing was saved",
-				step+1, stuck, c.Peak, c.Optimizer.WeightDecay)
+			return optim.Outcome{}, fmt.Errorf("warm-up step %d: %w", step+1, err)
 		}
 		rep.FinalLoss = st.Loss
-		if r.every > 0 && (step+1)%r.every == 0 && step+1 < c.Steps {
-			if err := save(step + 1); err != nil {
-				return err
-			}
-		}
 		el := time.Since(start).Seconds()
-		bar.Update(step+1, fmt.Sprintf("loss %.3f | %.0f tok/s", st.Loss, float64(rep.Tokens)/(prior+el)))
+		return optim.Outcome{Skipped: st.Skipped, Summary: fmt.Sprintf("loss %.3f | %.0f tok/s", st.Loss, float64(rep.Tokens)/(prior+el))}, nil
+	})
+	if err != nil {
+		return err
 	}
 	rep.Seconds = prior + time.Since(start).Seconds()
 	return nil

@@ -12,6 +12,7 @@
 //
 // It imports model (the weights as tensors, ReplaceWeights, the graph
 // builders TargetLogProbs and LabelScores, CheckTokens, Padded, Bucket) and
-// internal/settings (its settings' problems), nothing else of credo; model
+// internal/settings (its settings' problems) and internal/progress (Loop,
+// the one driver of the trainers' loops), nothing else of credo; model
 // never imports it.
 package optim

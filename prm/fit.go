@@ -28,12 +28,17 @@ func (p *PRM) fit(ctx context.Context, c TrainConfig, seqs [][]int32, labels, we
 	rng := rand.New(rand.NewPCG(c.Seed, 0x707274)) // "prt"
 	var batches [][]int
 	bar := progress.New(log, "prm train", 0, c.Steps)
+	defer bar.Done()
 	start := time.Now()
 	var tokens int
 	var tail, tailN, accEMA float64
-	for step := range c.Steps {
-		if err := ctx.Err(); err != nil {
-			return 0, 0, err
+	loop := optim.Loop{Steps: c.Steps, Report: bar.Update}
+	err = loop.Run(ctx, func(ctx context.Context, step int) (optim.Outcome, error) {
+		if c.EvalEvery > 0 && step > 0 && step%c.EvalEvery == 0 {
+			bar.Done()
+			if err := every(step); err != nil {
+				return optim.Outcome{}, err
+			}
 		}
 		if len(batches) == 0 {
 			batches = sortishBatches(rng, seqs, c.Batch)
@@ -49,7 +54,7 @@ func (p *PRM) fit(ctx context.Context, c TrainConfig, seqs [][]int32, labels, we
 		}
 		st, err := tr.Step(ctx, bs, optim.TokenInputs{Mask: bw, Label: by}, sched.At(step))
 		if err != nil {
-			return 0, 0, fmt.Errorf("prm train step %d: %w", step, err)
+			return optim.Outcome{}, fmt.Errorf("prm train step %d: %w", step, err)
 		}
 		if step >= c.Steps-max(c.Steps/10, 1) {
 			tail += st.Loss
@@ -59,15 +64,11 @@ func (p *PRM) fit(ctx context.Context, c TrainConfig, seqs [][]int32, labels, we
 			accEMA = st.Metrics["accuracy"]
 		}
 		accEMA = 0.9*accEMA + 0.1*st.Metrics["accuracy"]
-		bar.Update(step+1, fmt.Sprintf("loss %.3f | step acc %.3f | %.0f tok/s", st.Loss, accEMA, float64(tokens)/time.Since(start).Seconds()))
-		if c.EvalEvery > 0 && (step+1)%c.EvalEvery == 0 && step+1 < c.Steps {
-			bar.Done()
-			if err := every(step + 1); err != nil {
-				return 0, 0, err
-			}
-		}
+		return optim.Outcome{Skipped: st.Skipped, Summary: fmt.Sprintf("loss %.3f | step acc %.3f | %.0f tok/s", st.Loss, accEMA, float64(tokens)/time.Since(start).Seconds())}, nil
+	})
+	if err != nil {
+		return 0, 0, err
 	}
-	bar.Done()
 	return tail / tailN, time.Since(start).Seconds(), nil
 }
 

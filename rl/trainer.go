@@ -16,12 +16,13 @@ import (
 
 	"github.com/credo-rl/credo/ckpt"
 	"github.com/credo-rl/credo/credit"
-	"github.com/credo-rl/credo/internal/progress"
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/reward/remote"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/records"
 )
 
 // logProber is what the KL term needs of the frozen reference policy: the
@@ -59,9 +60,6 @@ type Trainer struct {
 	acceptNoChecksums bool
 	accepted          string
 
-	// skippedSteps counts consecutive steps none of whose updates could be
-	// applied; at MaxSkippedSteps the run stops.
-	skippedSteps int
 	// verifyLog holds each recent step's failed and total verdicts per
 	// reward, for MaxVerifyErrors.
 	verifyLog [][2][]int
@@ -77,12 +75,9 @@ type Trainer struct {
 	progress func(step int, summary string)
 }
 
-// MaxSkippedSteps is how many steps in a row may apply no update (every
-// update had a non-finite loss, gradient, weight or moment) before the run
-// stops with an error: one such step can be a bad batch, three in a row
-// mean the settings (a learning rate or decay far too large) or the
-// weights are broken, and training on would only waste time.
-const MaxSkippedSteps = 3
+// MaxSkippedSteps is how many steps in a row may apply no update before
+// the run stops (optim.MaxSkippedSteps).
+const MaxSkippedSteps = optim.MaxSkippedSteps
 
 // verifyWindow is the number of recent steps over which each reward's
 // share of failed verdicts is held against Config.MaxVerifyErrors.
@@ -189,7 +184,7 @@ func (t *Trainer) claimFolder(resume bool) ([]Change, error) {
 // weights, and the loss.
 func (t *Trainer) setUp(ctx context.Context) (err error) {
 	c := t.c
-	if t.task, err = task.Build(c.Task, c.TaskSeed, c.Difficulty); err != nil {
+	if t.task, err = records.Build(ctx, c.Task, c.TaskSeed, c.Difficulty, c.Source); err != nil {
 		return &settings.Error{Err: err}
 	}
 	defer func() {
@@ -204,7 +199,11 @@ func (t *Trainer) setUp(ctx context.Context) (err error) {
 	if t.needs.PRM && t.prm == nil {
 		return configErr("method %s needs a process reward model: pass --prm DIR (train one with `credo prm train`)", c.Method)
 	}
-	if t.rewards, err = task.Rewards(ctx, t.task, c.Judges); err != nil {
+	extra, err := remote.Build(c.Verifiers, t.task)
+	if err != nil {
+		return &settings.Error{Err: err}
+	}
+	if t.rewards, err = task.Rewards(ctx, t.task, c.Judges, extra...); err != nil {
 		return err
 	}
 	if err := t.checkInfoBlocks(ctx); err != nil {
@@ -372,64 +371,51 @@ func (t *Trainer) Run(ctx context.Context) error {
 		return err
 	}
 	defer t.owner.Release()
-	report := t.progress
-	if report == nil {
-		bar := progress.New(t.log, "train", t.step, t.c.Steps)
-		defer bar.Done()
-		report = bar.Update
+	var last stepRecord
+	loop := optim.Loop{
+		First: t.step, Steps: t.c.Steps,
+		CheckpointEvery: t.c.CheckpointEvery, CheckpointLast: true,
+		Save:      func(int) error { return t.saveCheckpoint() },
+		Stuck:     t.stuck,
+		Check:     func(int) error { return t.health(last) },
+		Interrupt: func(ctx context.Context, _ int) error { return t.interrupted(ctx) },
+		Report:    t.progress, Name: "train", Log: t.log,
 	}
-	for t.step < t.c.Steps {
+	return loop.Run(ctx, func(ctx context.Context, _ int) (optim.Outcome, error) {
 		rec, err := t.trainStep(ctx, t.step)
 		if err != nil {
 			if ctx.Err() != nil {
-				return t.interrupted(ctx)
+				return optim.Outcome{}, err
 			}
-			return fmt.Errorf("step %d: %w", t.step+1, err)
+			return optim.Outcome{}, fmt.Errorf("step %d: %w", t.step+1, err)
 		}
 		t.step++
 		if t.c.EvalEvery > 0 && t.step%t.c.EvalEvery == 0 || t.step == t.c.Steps {
 			if err := t.evaluate(ctx, rec); err != nil {
 				if ctx.Err() != nil {
-					return t.interruptedWith(ctx, rec)
+					err = errors.Join(t.metrics.Append(rec.metrics), t.samples.Append(rec.samples...), err)
 				}
-				return err
+				return optim.Outcome{}, err
 			}
 		}
-		if err := t.metrics.Append(rec.metrics); err != nil {
-			return err
+		if err := errors.Join(t.metrics.Append(rec.metrics), t.samples.Append(rec.samples...)); err != nil {
+			return optim.Outcome{}, err
 		}
-		if err := t.samples.Append(rec.samples...); err != nil {
-			return err
-		}
-		if err := t.health(rec); err != nil {
-			return err
-		}
-		if t.c.CheckpointEvery > 0 && t.step%t.c.CheckpointEvery == 0 || t.step == t.c.Steps {
-			if err := t.saveCheckpoint(); err != nil {
-				return err
-			}
-		}
-		report(t.step, rec.summary)
-		if ctx.Err() != nil {
-			return t.interrupted(ctx)
-		}
-	}
-	return nil
+		last = rec
+		return optim.Outcome{Skipped: rec.applied == 0, Summary: rec.summary}, nil
+	})
 }
 
-// health stops a run that cannot go anywhere: updates skipped step after
-// step, or a reward whose verdicts keep failing.
+// stuck is the error that stops a run whose updates were skipped step
+// after step.
+func (t *Trainer) stuck(step, inARow int) error {
+	return fmt.Errorf("step %d: no update could be applied in %d steps in a row (a non-finite loss, gradient, weight or moment each time; the weights were left as they were): "+
+		"the learning rate (lr %v) or weight decay (%v) is probably far too large%s",
+		step, inARow, t.c.Peak, t.c.Optimizer.WeightDecay, t.lastCheckpointNote())
+}
+
+// health stops a run whose reward's verdicts keep failing.
 func (t *Trainer) health(rec stepRecord) error {
-	if rec.applied == 0 {
-		t.skippedSteps++
-	} else {
-		t.skippedSteps = 0
-	}
-	if t.skippedSteps >= MaxSkippedSteps {
-		return fmt.Errorf("step %d: no update could be applied in %d steps in a row (a non-finite loss, gradient, weight or moment each time; the weights were left as they were): "+
-			"the learning rate (lr %v) or weight decay (%v) is probably far too large%s",
-			t.step, t.skippedSteps, t.c.Peak, t.c.Optimizer.WeightDecay, t.lastCheckpointNote())
-	}
 	t.verifyLog = append(t.verifyLog, [2][]int{rec.verifyFailed, rec.verifyTotal})
 	if len(t.verifyLog) > verifyWindow {
 		t.verifyLog = t.verifyLog[1:]
@@ -467,13 +453,6 @@ func (t *Trainer) VerifyErrors() map[string]int {
 		}
 	}
 	return out
-}
-
-func (t *Trainer) interruptedWith(ctx context.Context, rec stepRecord) error {
-	if err := errors.Join(t.metrics.Append(rec.metrics), t.samples.Append(rec.samples...)); err != nil {
-		return err
-	}
-	return t.interrupted(ctx)
 }
 
 // InterruptedError is a run stopped by its context (SIGINT, SIGTERM) after
