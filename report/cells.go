@@ -138,7 +138,22 @@ func ratioCell(r Row, b string) string {
 	if r.Method == b {
 		return "—"
 	}
-	return ratioText(r.VsBaseline[b])
+	return stepsRatioText(r.VsBaseline[b])
+}
+
+// stepsRatioText is a steps ratio in words where one side never reached
+// the threshold (issue 49: "0.00×" and "∞" read as a broken table when a
+// demo's one seed left a reward behind): "0.68×"; "only this" when only
+// this method reached it (0), "not reached" when only the baseline did
+// (+Inf), "—" when neither did (NaN).
+func stepsRatioText(v float64) string {
+	switch {
+	case v == 0:
+		return "only this"
+	case math.IsInf(v, 1):
+		return "not reached"
+	}
+	return ratioText(v)
 }
 
 // ratioText is "0.68×", "∞" or "—".

@@ -25,7 +25,7 @@ func fullNotes(rows []Row, l layout) []string {
 			num(l.threshold, 2), stepsWord(l.window), num(l.threshold, 2)))
 	}
 	if len(l.bases) > 0 {
-		notes = append(notes, "steps ÷ …: this method's steps over the baseline's on the same reward (below 1: fewer steps; 0: only this method got there; ∞: only the baseline did).")
+		notes = append(notes, "steps ÷ …: this method's steps over the baseline's on the same reward (below 1: fewer steps; only this: only this method got there; not reached: only the baseline did; —: neither).")
 	}
 	notes = append(notes, "final eval: mean (± std over runs) of the last greedy evaluation on the test prompts (in brackets: the warm-up's); mean |A|: mean over steps of the batch's mean |advantage| over response tokens; credit overhead: credit seconds over step seconds.")
 	return append(notes, tailNotes(l)...)
