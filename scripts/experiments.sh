@@ -28,25 +28,25 @@
 #   METHODS=gdpo,span scripts/experiments.sh ifeval-heldout
 #     (other methods for the comparisons of grpo,gdpo,span[,mrtpo]; a later
 #     run with more methods grows the comparison)
-#   The published slots tables (docs/results/slots-warmups.md):
+#   The published slots tables (docs/results/slots.md):
 #   WARMUPS=4 SEEDS=2 ... slots and WARMUPS=5 SEEDS=1 ... slots-heldout
 #   (the fifth development warm-up counted no reward, which stops compare);
-#   docs/results/ifeval-warmups.md and arith-warmups.md:
+#   docs/results/ifeval.md and arith.md:
 #   WARMUPS=3 SEEDS=1 ... ifeval arith arith-heldout and
 #   WARMUPS=5 SEEDS=1 ... ifeval-heldout, then, with ≥ 10 paired runs, the
 #   one test stated before it ran (span − GDPO, so Holm's m = 1):
 #   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... ifeval-heldout;
-#   docs/results/sql-warmups.md:
+#   docs/results/sql.md:
 #   WARMUPS=3 SEEDS=1 ... sql sql-plain-heldout sql-plain, then the test on
 #   executes stated before it ran: ... sql-executes-heldout, WARMUPS=3 SEEDS=1 ... sql-executes,
 #   and its replication: ... sql-executes-heldout-2; the test with a
 #   free-worded thought before the query: ... sql-think-heldout, its
 #   second test WARMUPS=6 SEEDS=2 ... sql-think-heldout-2, WARMUPS=3 SEEDS=1 ... sql-think
 #   arith's second test, stated before it ran (span − GDPO, Holm's m = 1,
-#   held out and development; docs/results/arith-warmups.md):
+#   held out and development; docs/results/arith.md):
 #   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... arith-heldout arith
 #   toolcall's test, stated before it ran (span − GDPO, Holm's m = 1, held
-#   out; development beside it; docs/results/toolcall-warmups.md):
+#   out; development beside it; docs/results/toolcall.md):
 #   WARMUPS=5 SEEDS=2 ... toolcall-heldout and WARMUPS=3 SEEDS=1 ... toolcall;
 #   its second test, every call with several arguments (the same
 #   protocol and document):
@@ -60,7 +60,7 @@
 #   (Holm over the five toolcall tests; ~1.5 h, then ~45 minutes):
 #   WARMUPS=5 SEEDS=2 ... toolcall-varied-long-heldout, then WARMUPS=3 SEEDS=1 ... toolcall-varied-long
 #   slots held out with 10 paired runs and arith with two-step sums, each
-#   stated before it ran (slots-warmups.md, arith-warmups.md); the first
+#   stated before it ran (slots.md, arith.md); the first
 #   shares runs/exp-slots-heldout with the 5 × 1 table, so it ran where
 #   that folder did not exist:
 #   METHODS=gdpo,span WARMUPS=5 SEEDS=2 ... slots-heldout arith-two-heldout
@@ -99,7 +99,7 @@ slots=(--task slots --warmup-steps 1500 --warmup-lr 3e-3 --flaw-rate 0.5 --block
 ifeval=(--task ifeval --warmup-steps 300 --block-rate 0.9 --steps 40 --max-tokens 160 --lr 1.5e-4
   --eval-every 20 --eval-prompts 64)
 sql=(--task sql --warmup-steps 300 --block-rate 0.9 --steps 40 --lr 1.5e-4 --eval-every 20 --eval-prompts 64)
-# sql-plain: warm-ups at the default block rate (0.3), as in sql-short.md,
+# sql-plain: warm-ups at the default block rate (0.3), as in sql.md,
 # where GDPO needed 29 steps to half the format gap (12 after --block-rate
 # 0.9 warm-ups: little room); no mrtpo, so the warm-up need not read blocks.
 sqlplain=(--task sql --warmup-steps 300 --steps 40 --lr 1.5e-4 --eval-every 20 --eval-prompts 64)
@@ -112,7 +112,7 @@ sqlthink=("${sqlplain[@]}" --difficulty think=varied --max-tokens 224)
 # string argument and numbers up to 9: the 1M policy copies words but not
 # two- or three-digit numbers, so at the default every convert or timer
 # prompt fails in all its samples and `call` cannot be counted
-# (docs/results/toolcall-warmups.md); flaws at 0.3, since a format flaw
+# (docs/results/toolcall.md); flaws at 0.3, since a format flaw
 # also fails the call; G = 16 as arith, so `call` varies in ~87% of groups.
 toolcall=(--task toolcall --warmup-steps 1000 --warmup-lr 3e-3 --flaw-rate 0.3 --steps 40 --lr 1.5e-4
   --eval-every 20 --eval-prompts 64 --prompts 4 --group 16)
@@ -156,7 +156,7 @@ arithone=(--difficulty min_ops=1,max_ops=1,operators=+,max=9,words=0)
 arithtwo=(--difficulty min_ops=2,max_ops=2,operators=+,max=9,words=0)
 four=(--methods "${METHODS:-grpo,gdpo,span,mrtpo}")
 # sql leaves mrtpo out: on sql its replay took 42% of a step and it trailed
-# GDPO on executes (docs/results/sql-short.md), so the time buys a second
+# GDPO on executes (docs/results/sql.md), so the time buys a second
 # warm-up recipe and the held-out rerun instead.
 three=(--methods "${METHODS:-grpo,gdpo,span}")
 for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
@@ -168,13 +168,13 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
     slots-heldout-own)
       # 5 fresh warm-ups × 2 seeds, GDPO and span, each run's headline over
       # its own warm-up's counted slots (--headline own, fixed before the
-      # runs); docs/results/slots-warmups.md states the test.
+      # runs); docs/results/slots.md states the test.
       "$bin" compare --out "$out" "${slots[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
         --prompts 8 --group 8 --warmup-seed 6 --headline own "${heldout[@]}" ;;
     slots-own)
       # the development counterpart of slots-heldout-own (task seed 0, the
       # same fresh warm-up seeds 6-10, GDPO and span, 5 x 2, own counted
-      # slots); docs/results/slots-warmups.md states the test.
+      # slots); docs/results/slots.md states the test.
       "$bin" compare --out "$out" "${slots[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
         --prompts 8 --group 8 --warmup-seed 6 --headline own ;;
     slots-gated)
@@ -183,7 +183,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # same seeds and recipe making the same checkpoints), of which only
       # those where replay's localization at the start is >= 2 on every
       # counted slot are trained from (--min-localization, fixed before the
-      # runs); GDPO, span and MRTPO, 4 seeds each; docs/results/slots-warmups.md
+      # runs); GDPO, span and MRTPO, 4 seeds each; docs/results/slots.md
       # states the test.
       "$bin" compare --out "$out" "${slots[@]}" --methods "${METHODS:-gdpo,span,mrtpo}" --baselines gdpo,span \
         --warmups "${WARMUPS:-15}" --seeds "${SEEDS:-4}" --prompts 8 --group 8 --warmup-seed 6 --headline own \
@@ -199,7 +199,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # token SQLite names (a misspelled word: the error itself, as ifeval's
       # capitals): GDPO and span from fresh warm-ups (seeds 11-15; 16-20 for
       # the replication, -2) of the sql-plain recipe, 5 x 2;
-      # docs/results/sql-warmups.md states both tests.
+      # docs/results/sql.md states both tests.
       extra=(); [[ $name = *-heldout* ]] && extra=("${heldout[@]}")
       ws=11; [[ $name = *-2 ]] && ws=16
       "$bin" compare --out "$out" "${sqlplain[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
@@ -207,7 +207,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
     sql-think|sql-think-heldout|sql-think-heldout-2)
       # The test on executes with a free-worded thought before the query
       # (fresh warm-up seeds 21-25; 31-36 for the second test, -2, run
-      # with WARMUPS=6); docs/results/sql-warmups.md states both.
+      # with WARMUPS=6); docs/results/sql.md states both.
       extra=(); [[ $name = *-heldout* ]] && extra=("${heldout[@]}")
       ws=21; [[ $name = *-2 ]] && ws=31
       "$bin" compare --out "$out" "${sqlthink[@]}" --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-5}" --seeds "${SEEDS:-2}" \
@@ -234,13 +234,13 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # after 1,500 steps, 5 December 2026), so 1e-3, nanoGPT's for ~10M;
       # at block rate 0.9 it still copies only from the blocks (every slot
       # near 0 without them); slots-10m-plain is the recipe that counts
-      # (docs/results/slots-10m.md).
+      # (docs/results/slots.md).
       "$bin" compare --out "$out" "${slots[@]}" --warmup-size medium --warmup-lr 1e-3 --methods "${METHODS:-gdpo,span,mrtpo}" \
         --warmups "${WARMUPS:-3}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
     slots-10m-plain)
       # The 10M preset warmed up at the default block rate (0.3) throughout,
       # so it must read the question, not copy the blocks; every slot
-      # counts on each of 3 warm-ups (docs/results/slots-10m.md).
+      # counts on each of 3 warm-ups (docs/results/slots.md).
       "$bin" compare --out "$out" "${slots[@]}" --block-rate 0.3 --warmup-size medium --warmup-lr 1e-3 \
         --methods "${METHODS:-gdpo,span}" --warmups "${WARMUPS:-3}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
     ifeval-10m)
@@ -248,7 +248,7 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # with the model? Warm-up lr 1e-3 as slots-10m (10M stalls at the 1M
       # rates). Here a 10M ifeval warm-up takes 35 minutes (7 s a step) and
       # an RL run ~20 alone (27-29 s a step), so one warm-up × 2 seeds, ~2.2 h in
-      # all (docs/results/ifeval-10m.md).
+      # all (docs/results/ifeval.md).
       "$bin" compare --out "$out" "${ifeval[@]}" --warmup-size medium --warmup-lr 1e-3 --methods "${METHODS:-gdpo,span}" \
         --warmups "${WARMUPS:-1}" --seeds "${SEEDS:-2}" --prompts 8 --group 8 ;;
     slots-neutral)
