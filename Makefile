@@ -43,7 +43,8 @@ test:
 # The Python client's tests (clients/python) against the real `credo serve`,
 # built here into bin/credo (CREDO_BIN=path uses that binary instead), in
 # the pinned environment scripts/python/venv.sh client makes (torch's CPU
-# use of the PyPI wheel: about 5 GB and a few minutes the first time).
+# use of the PyPI wheel: about 5 GB and several minutes the first time,
+# with pip's lines and venv.sh's heartbeat every 30 s).
 CREDO_BIN ?=
 SERVE_BIN = $(or $(CREDO_BIN),$(CURDIR)/bin/credo)
 test-python:

@@ -32,7 +32,7 @@ if [ -n "$base" ]; then
   want="$want $(cat "$basedir/.requirements.sha256")"
 fi
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  echo "venv.sh: installing $req into $dir (first time: a few minutes)" >&2
+  echo "venv.sh: installing $req into $dir (the first time several minutes; pip lists each package, and a line every ${CREDO_VENV_HEARTBEAT:-30} s says it is still at work)" >&2
   rm -rf "$dir"
   py=${python:-python3}
   if ! "$py" -c pass 2>/dev/null; then  # e.g. a pyenv shim of a version that is not the global one
@@ -47,10 +47,20 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
       { echo "venv.sh: $name and its base $base use different Pythons" >&2; exit 2; }
     echo "$basesite" > "$site/_credo_base_$base.pth"
   fi
-  "$dir/bin/pip" install -q --disable-pip-version-check -r "$req" >&2
+  # pip names each package it collects; the heartbeat covers its silent
+  # stretches (unpacking and installing torch take minutes).
+  started=$SECONDS
+  ( while sleep "${CREDO_VENV_HEARTBEAT:-30}"; do
+      echo "venv.sh: still installing $name ($((SECONDS - started)) s, $(du -sm "$dir" 2>/dev/null | cut -f1) MB so far)" >&2
+    done ) >/dev/null 9>&- &  # neither stdout (the caller reads the path from it) nor the lock
+  heartbeat=$!
+  trap 'kill "$heartbeat" 2>/dev/null || true' EXIT
+  "$dir/bin/pip" install --disable-pip-version-check -r "$req" >&2
   if [ -f "$here/requirements-$name-nodeps.txt" ]; then
     "$dir/bin/pip" install -q --disable-pip-version-check --no-deps -r "$here/requirements-$name-nodeps.txt" >&2
   fi
+  kill "$heartbeat" 2>/dev/null || true
+  echo "venv.sh: installed $name in $((SECONDS - started)) s" >&2
   echo "$want" > "$stamp"
 fi
 echo "$dir"
