@@ -22,7 +22,8 @@ type Cache struct {
 	slots int               // S, the capacity
 	rows  int               // B
 	// wT are the layers' matrices transposed to [in, out], in Config.Params
-	// order (decodeSpecs), taken at Prefill: Decode's weights.
+	// order (decodeSpecs), then the head transposed to [D, V], taken at
+	// Prefill: Decode's weights.
 	wT []*tensors.Tensor
 }
 
@@ -215,18 +216,18 @@ func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float
 	return rows(logits, B, m.Config.VocabSize), nil
 }
 
-// buildDecode: inputs params, token [B, 1], left padding [B], slot
-// (scalar), then the caches [B, K, S, E]; outputs logits [B, V] and the
-// caches. Row r's token is at position slot − pad[r], and it sees the keys
-// in slots pad[r]…slot.
+// buildDecode: inputs params, the head transposed [D, V], token [B, 1],
+// left padding [B], slot (scalar), then the caches [B, K, S, E]; outputs
+// logits [B, V] and the caches. Row r's token is at position slot − pad[r],
+// and it sees the keys in slots pad[r]…slot.
 func (m *Model) buildDecode(inputs []*Node) []*Node {
 	n := len(m.specs)
 	w, rest := bindByName(m.Config, decodeSpecs(m.specs), inputs[:n]), inputs[n:]
 	for i := range w.layers {
 		w.layers[i].inOut = true
 	}
-	tok, pads, slot := rest[0], rest[1], rest[2]
-	kv := rest[3:]
+	headT, tok, pads, slot := rest[0], rest[1], rest[2], rest[3]
+	kv := rest[4:]
 	g := tok.Graph()
 	c := m.Config
 	B, S := tok.Shape().Dimensions[0], kv[1].Shape().Dimensions[2] // the values [B, K, S, E]
@@ -241,7 +242,7 @@ func (m *Model) buildDecode(inputs []*Node) []*Node {
 		caches[i] = &kvCache{k: kv[2*i], v: kv[2*i+1], at: slot}
 	}
 	h := forward(c, w, embedTokens(w, tok), in, caches)
-	outs := []*Node{Reshape(headLogits(w, h), B, c.VocabSize)}
+	outs := []*Node{Reshape(Einsum("btd,dv->btv", h, headT), B, c.VocabSize)}
 	for _, kv := range caches {
 		outs = append(outs, kv.k, kv.v)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/credo-rl/credo/tokenizer"
 )
@@ -122,15 +124,16 @@ func Generate[C KV](ctx context.Context, m Decoder[C], tok tokenizer.Tokenizer, 
 	}
 	eos := tok.EOS()
 	next := make([]int32, len(out))
+	lps := make([]float32, len(out))
 	for step := 0; ; step++ {
+		pickAll(rows, logits, c, next, lps)
 		live := 0
 		for r := range rows {
 			if rows[r].done {
 				next[r] = eos // finished rows still need a token; it is never read
 				continue
 			}
-			id, lp := pick(logits[r], c, rows[r].rng)
-			next[r] = id
+			id, lp := next[r], lps[r]
 			rows[r].append(&out[r], tok, id, lp, c.Stop)
 			switch {
 			case rows[r].done:
@@ -159,6 +162,36 @@ func Generate[C KV](ctx context.Context, m Decoder[C], tok tokenizer.Tokenizer, 
 			return nil, fmt.Errorf("generate: step %d: %w", step, err)
 		}
 	}
+}
+
+// pickAll draws the next token of every live row, ids[r] and its log-prob
+// lps[r], spread over the cores: a row's softmax over a real vocabulary
+// (49,152 exps at SmolLM2's) would otherwise run on one core while the
+// other waits. Each row draws from its own stream, so the split does not
+// change the draws.
+func pickAll(rows []row, logits [][]float32, c Config, ids []int32, lps []float32) {
+	workers := min(runtime.GOMAXPROCS(0), len(rows))
+	if workers <= 1 || len(logits[0]) < 4096 {
+		for r := range rows {
+			if !rows[r].done {
+				ids[r], lps[r] = pick(logits[r], c, rows[r].rng)
+			}
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := w; r < len(rows); r += workers {
+				if !rows[r].done {
+					ids[r], lps[r] = pick(logits[r], c, rows[r].rng)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // row is one response being generated.
