@@ -36,4 +36,9 @@
 // It imports reward (verdicts), its own subpackages, internal/registry and
 // internal/parallel, never a model: a policy reaches it only as a
 // Replayer, a PRM as an Influencer.
+//
+// It needs no GoMLX (go list -deps names none), so another module may
+// import it as a library: credo itself is built from its repository,
+// whose go.mod replace binds the patched GoMLX backend (third_party/compute)
+// in credo's own module only.
 package credit

@@ -9,4 +9,6 @@
 //
 // It imports only the standard library. The conversion of a llama GGUF to
 // a Hugging Face folder is in gguf/tohf.
+//
+// It needs no GoMLX (go list -deps names none).
 package gguf

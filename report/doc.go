@@ -18,4 +18,6 @@
 // package run's record types, the ones rl writes with, and does not import
 // rl, so rl (or anything else) may import report without a cycle. Its
 // statistics are internal/stats'.
+//
+// It needs no GoMLX (go list -deps names none).
 package report

@@ -8,4 +8,9 @@
 // offsets, and TokenEffects adds each token's Effect (a judge's "+" or "−").
 //
 // It imports only internal/registry: every task and judge builds on it.
+//
+// It needs no GoMLX (go list -deps names none), so another module may
+// import it as a library: credo itself is built from its repository,
+// whose go.mod replace binds the patched GoMLX backend (third_party/compute)
+// in credo's own module only.
 package reward

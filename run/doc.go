@@ -11,4 +11,6 @@
 //
 // It imports reward (the verdicts in samples.jsonl) and internal/atomicfile;
 // rl writes what it defines and report reads it.
+//
+// It needs no GoMLX (go list -deps names none).
 package run

@@ -24,4 +24,9 @@
 // task's registry) and service/wire; not rl, model or anything that holds
 // a policy.
 // A PRM and the sql records' folder come in through Options.
+//
+// It needs no GoMLX (go list -deps names none), so another module may
+// import it as a library: credo itself is built from its repository,
+// whose go.mod replace binds the patched GoMLX backend (third_party/compute)
+// in credo's own module only.
 package service

@@ -8,4 +8,9 @@
 // Rewards and RewardsOf are the one place a task and its rewards (with
 // any judges) are made from a configuration. The tasks themselves are its sub-
 // packages.
+//
+// It needs no GoMLX (go list -deps names none), so another module may
+// import it as a library: credo itself is built from its repository,
+// whose go.mod replace binds the patched GoMLX backend (third_party/compute)
+// in credo's own module only.
 package task

@@ -21,4 +21,6 @@
 // the token that holds its first character (see BPE.Encode).
 //
 // It imports internal/atomicfile only.
+//
+// It needs no GoMLX (go list -deps names none).
 package tokenizer

@@ -7,4 +7,6 @@
 // 1e-15 of math.Log's.
 //
 // It imports only the standard library.
+//
+// It needs no GoMLX (go list -deps names none).
 package js

@@ -9,4 +9,6 @@
 // bit (fastpath_test.go keeps those forms as references).
 //
 // It imports only the standard library.
+//
+// It needs no GoMLX (go list -deps names none).
 package place

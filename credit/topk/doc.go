@@ -10,4 +10,6 @@
 //
 // It imports credit (the Replayer interface and its requests) and
 // internal/parallel; credit does not import it.
+//
+// It needs no GoMLX (go list -deps names none).
 package topk

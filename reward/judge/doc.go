@@ -35,4 +35,6 @@
 //
 // It imports reward, and internal/httpcall for the HTTP plumbing it shares
 // with reward/remote.
+//
+// It needs no GoMLX (go list -deps names none).
 package judge

@@ -11,4 +11,6 @@
 // counts, are the caller's (package service).
 //
 // It imports only the standard library.
+//
+// It needs no GoMLX (go list -deps names none).
 package wire

@@ -25,4 +25,6 @@
 // "#### N" answers.
 //
 // It imports task and reward.
+//
+// It needs no GoMLX (go list -deps names none).
 package arith

@@ -40,4 +40,6 @@
 // records keep their prose: replay on them composes after the whole prompt.
 //
 // It imports task and reward.
+//
+// It needs no GoMLX (go list -deps names none).
 package ifeval

@@ -34,4 +34,6 @@
 // advantage of slot k's tokens.
 //
 // It imports task and reward.
+//
+// It needs no GoMLX (go list -deps names none).
 package slots

@@ -32,4 +32,6 @@
 // holds the database open, so Close it (it is an io.Closer).
 //
 // It imports task, reward and task/tags.
+//
+// It needs no GoMLX (go list -deps names none).
 package sql

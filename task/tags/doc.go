@@ -3,4 +3,6 @@
 // each part is, so a format verifier can say where it looked.
 //
 // It imports only the standard library.
+//
+// It needs no GoMLX (go list -deps names none).
 package tags

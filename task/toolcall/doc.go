@@ -25,4 +25,6 @@
 // the byte range of every key and value of the model's call.
 //
 // It imports task, reward and task/tags.
+//
+// It needs no GoMLX (go list -deps names none).
 package toolcall
