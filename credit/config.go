@@ -57,10 +57,27 @@ const (
 	NormSoftmax   NormMode = "softmax"   // q[t] = n_s·softmax(I/T)[t] (P2T released code)
 )
 
-// Config holds every option of every method (ALGORITHMS.md). Methods read
-// only the fields they need. The trainer saves it in config.json, hence the
-// json tags. Start from DefaultConfig.
+// Config holds the options of every method, one struct per method
+// family (ALGORITHMS.md), each validated on its own. The structs are
+// embedded, so config.json's credit section is one flat object of their
+// keys, and a method reads only its own: grpo and gdpo GRPOOptions, span
+// PlacementOptions and SpanOptions, mrtpo PlacementOptions and
+// ReplayOptions, p2t GradientOptions, saw+<method> SAWOptions besides its
+// method's, and any of them ScaleOptions. Package conf reads it from
+// config files. Start from DefaultConfig.
 type Config struct {
+	GRPOOptions
+	PlacementOptions
+	SpanOptions
+	ReplayOptions
+	ScaleOptions
+	GradientOptions
+	SAWOptions
+}
+
+// GRPOOptions are the group normalization's (grpo, gdpo, and the outcome
+// advantage every other method starts from).
+type GRPOOptions struct {
 	// Eps is ε in every std normalization. 1e-4 as in GDPO: small enough
 	// not to shrink real advantages, large enough to keep a near-constant
 	// group finite.
@@ -69,7 +86,11 @@ type Config struct {
 	// original GRPO; "batch" and "none" (Dr. GRPO) avoid over-weighting
 	// prompts whose groups barely vary. GDPO ignores it.
 	Scale ScaleMode `json:"scale"`
+}
 
+// PlacementOptions are placement's, the share of a reward's advantage
+// that relevance moves between tokens (span, mrtpo).
+type PlacementOptions struct {
 	// Beta is β, the share of a reward's advantage that placement moves
 	// (w = (1 − β) + β·q/mean q). 0.5 as in MRTPO: half the credit stays
 	// uniform, so a wrong relevance can never zero a token out.
@@ -103,12 +124,24 @@ type Config struct {
 	// tells whether where the credit lands matters. It applies to every
 	// placement method (span, mrtpo).
 	Shuffle bool `json:"shuffle"`
+}
 
+// SpanOptions are the span source's (span).
+type SpanOptions struct {
 	// Gamma is γ, the span source's discount for the tokens before a span.
 	// 0.9 as in the token-heatmap method: the credit of a span reaches
 	// about ten tokens back.
 	Gamma float64 `json:"gamma"`
+	// WrongSpans places each reward on another reward's spans (the span
+	// source's control, method "span+wrong"): the next reward in reward
+	// order that applies to the response, cyclically; uniform when there
+	// is none. If span beats span+wrong, the verifiers' spans are where
+	// the credit belongs, not merely somewhere concentrated.
+	WrongSpans bool `json:"wrong_spans,omitempty"`
+}
 
+// ReplayOptions are the replay source's (mrtpo).
+type ReplayOptions struct {
 	// JS is the replay source's relevance: "divergence" JS/ln 2 (default:
 	// what credo has always computed, so earlier results stay comparable)
 	// or "distance" √(JS/ln 2), the paper's wording ("Jensen–Shannon
@@ -132,13 +165,10 @@ type Config struct {
 	// position in both replays, so what is left of q is the block's
 	// information, not its length.
 	Neutral bool `json:"neutral,omitempty"`
-	// WrongSpans places each reward on another reward's spans (the span
-	// source's control, method "span+wrong"): the next reward in reward
-	// order that applies to the response, cyclically; uniform when there
-	// is none. If span beats span+wrong, the verifiers' spans are where
-	// the credit belongs, not merely somewhere concentrated.
-	WrongSpans bool `json:"wrong_spans,omitempty"`
+}
 
+// ScaleOptions say how every method's advantages are scaled.
+type ScaleOptions struct {
 	// ScaleTo gives every method the same step size: "grpo" rescales a
 	// batch's token advantages so their mean |A| over response tokens is
 	// GRPO's on the same batch (GRPO itself is unchanged); "" (default)
@@ -147,7 +177,10 @@ type Config struct {
 	// makes it 1.5–2× GRPO's when few groups vary: comparisons set "grpo"
 	// so the methods race at one step size, and the report says so.
 	ScaleTo string `json:"scale_to,omitempty"`
+}
 
+// GradientOptions are the gradient source's (p2t).
+type GradientOptions struct {
 	// Null is e_null, the reference embedding of the gradient source,
 	// passed to the Influencer. "pad" as in P2T.
 	Null NullEmbedding `json:"null"`
@@ -186,7 +219,10 @@ type Config struct {
 	// responses, a baseline from the same group. "unsigned": R_s itself,
 	// never negative (credo's earlier default).
 	StepReward StepReward `json:"step_reward"`
+}
 
+// SAWOptions are SAW's (saw+<method>).
+type SAWOptions struct {
 	// SAWOffsets is o[k] of SAW by reward name (missing means 0): shifts a
 	// reward before its coefficient of variation, for rewards whose batch
 	// mean can be 0 (signed rewards) and would otherwise have an infinite one.
@@ -196,31 +232,26 @@ type Config struct {
 // DefaultConfig returns the defaults of ALGORITHMS.md.
 func DefaultConfig() Config {
 	return Config{
-		Eps:          1e-4,
-		Scale:        ScaleGroup,
-		Beta:         0.5,
-		SpanWarmup:   0,
-		ReplayWarmup: 10,
-		Kappa:        4,
-		Cap:          CapSum,
-		Gamma:        0.9,
-		JS:           JSFormDivergence,
-		Null:         NullPad,
-		Norm:         NormMagnitude,
-		Temperature:  1,
-		Eta:          0.5,
-		Alpha:        0.1,
-		StepReward:   StepSigned,
+		GRPOOptions:      GRPOOptions{Eps: 1e-4, Scale: ScaleGroup},
+		PlacementOptions: PlacementOptions{Beta: 0.5, SpanWarmup: 0, ReplayWarmup: 10, Kappa: 4, Cap: CapSum},
+		SpanOptions:      SpanOptions{Gamma: 0.9},
+		ReplayOptions:    ReplayOptions{JS: JSFormDivergence},
+		GradientOptions: GradientOptions{Null: NullPad, Norm: NormMagnitude, Temperature: 1, Eta: 0.5, Alpha: 0.1,
+			StepReward: StepSigned},
 	}
 }
 
 // Validate reports every invalid option, each with what it must be.
 func (c Config) Validate() error {
-	return errors.Join(c.validateEps(), c.validateScale(), c.validatePlacement(),
-		c.validateSpan(), c.validateReplay(), c.validateGradient(), c.validateSAW(), c.validateScaleTo())
+	return errors.Join(c.GRPOOptions.validateEps(), c.GRPOOptions.validateScale(), c.PlacementOptions.Validate(),
+		c.SpanOptions.Validate(), c.ReplayOptions.Validate(), c.GradientOptions.Validate(), c.SAWOptions.Validate(), c.ScaleOptions.Validate())
 }
 
-func (c Config) validateScaleTo() error {
+// Validate reports every invalid option of the group normalization.
+func (c GRPOOptions) Validate() error { return errors.Join(c.validateEps(), c.validateScale()) }
+
+// Validate reports an invalid scale_to.
+func (c ScaleOptions) Validate() error {
 	switch c.ScaleTo {
 	case "", ScaleToRaw, ScaleToGRPO:
 		return nil
@@ -245,14 +276,14 @@ func bad(key, format string, args ...any) error {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-func (c Config) validateEps() error {
+func (c GRPOOptions) validateEps() error {
 	if !finite(c.Eps) || c.Eps < 0 {
 		return bad("eps", "must be a finite number ≥ 0, got %v", c.Eps)
 	}
 	return nil
 }
 
-func (c Config) validateScale() error {
+func (c GRPOOptions) validateScale() error {
 	switch c.Scale {
 	case ScaleGroup, ScaleBatch, ScaleNone:
 		return nil
@@ -260,7 +291,8 @@ func (c Config) validateScale() error {
 	return bad("scale", "must be %q, %q or %q, got %q", ScaleGroup, ScaleBatch, ScaleNone, c.Scale)
 }
 
-func (c Config) validatePlacement() error {
+// Validate reports every invalid placement option.
+func (c PlacementOptions) Validate() error {
 	var errs []error
 	if !(c.Beta >= 0 && c.Beta <= 1) {
 		errs = append(errs, bad("beta", "must be in [0, 1] (weights are at least 1 − β), got %v", c.Beta))
@@ -280,21 +312,24 @@ func (c Config) validatePlacement() error {
 	return errors.Join(errs...)
 }
 
-func (c Config) validateReplay() error {
+// Validate reports an invalid replay option.
+func (c ReplayOptions) Validate() error {
 	if c.JS != JSFormDivergence && c.JS != JSFormDistance {
 		return bad("js", "must be %q (JS/ln 2) or %q (its square root), got %q", JSFormDivergence, JSFormDistance, c.JS)
 	}
 	return nil
 }
 
-func (c Config) validateSpan() error {
+// Validate reports an invalid span option.
+func (c SpanOptions) Validate() error {
 	if !(c.Gamma >= 0 && c.Gamma <= 1) {
 		return bad("gamma", "must be in [0, 1], got %v", c.Gamma)
 	}
 	return nil
 }
 
-func (c Config) validateGradient() error {
+// Validate reports every invalid gradient option.
+func (c GradientOptions) Validate() error {
 	var errs []error
 	switch c.Null {
 	case NullPad, NullMean, NullZero, NullEOS:
@@ -333,7 +368,8 @@ func (c Config) validateGradient() error {
 	return errors.Join(errs...)
 }
 
-func (c Config) validateSAW() error {
+// Validate reports every non-finite SAW offset.
+func (c SAWOptions) Validate() error {
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(c.SAWOffsets)) {
 		if o := c.SAWOffsets[name]; !finite(o) {
@@ -345,7 +381,7 @@ func (c Config) validateSAW() error {
 
 // betaAt is the warmed-up β of a source with warm-up N: β·min(1, step/N),
 // or β when N is 0.
-func (c Config) betaAt(step, n int) float64 {
+func (c PlacementOptions) betaAt(step, n int) float64 {
 	if n <= 0 || step >= n {
 		return c.Beta
 	}

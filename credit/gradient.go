@@ -13,7 +13,7 @@ func init() {
 }
 
 func newP2T(c Config) (Method, error) {
-	if err := errors.Join(c.validateEps(), c.validateScale(), c.validateGradient()); err != nil {
+	if err := errors.Join(c.validateEps(), c.validateScale(), c.GradientOptions.Validate()); err != nil {
 		return nil, err
 	}
 	return &p2t{c: c}, nil

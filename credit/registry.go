@@ -43,7 +43,7 @@ func New(name string, c Config) (Method, error) {
 	if err != nil || c.ScaleTo == "" || c.ScaleTo == ScaleToRaw {
 		return m, err
 	}
-	if err := c.validateScaleTo(); err != nil {
+	if err := c.ScaleOptions.Validate(); err != nil {
 		return nil, fmt.Errorf("credit method %q: %w", name, err)
 	}
 	return &scaled{inner: m, c: c}, nil
@@ -67,7 +67,7 @@ func newMethod(name string, c Config) (Method, error) {
 	if !withSAW {
 		return m, nil
 	}
-	if err := c.validateSAW(); err != nil {
+	if err := c.SAWOptions.Validate(); err != nil {
 		return nil, fmt.Errorf("credit method %q: %w", name, err)
 	}
 	return &saw{name: name, offsets: c.SAWOffsets, inner: m}, nil

@@ -14,7 +14,7 @@ import (
 func init() { Register("mrtpo", newMRTPO, Shuffle, Joint, Neutral) }
 
 func newMRTPO(c Config) (Method, error) {
-	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateReplay()); err != nil {
+	if err := errors.Join(c.validateEps(), c.PlacementOptions.Validate(), c.ReplayOptions.Validate()); err != nil {
 		return nil, err
 	}
 	measure := js.Divergence

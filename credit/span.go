@@ -14,7 +14,7 @@ import (
 func init() { Register("span", newSpan, Shuffle, WrongSpans) }
 
 func newSpan(c Config) (Method, error) {
-	if err := errors.Join(c.validateEps(), c.validatePlacement(), c.validateSpan()); err != nil {
+	if err := errors.Join(c.validateEps(), c.PlacementOptions.Validate(), c.SpanOptions.Validate()); err != nil {
 		return nil, err
 	}
 	return &placed{name: "span", c: c, src: spanSource{gamma: c.Gamma, wrong: c.WrongSpans}, warmup: c.SpanWarmup}, nil

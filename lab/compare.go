@@ -193,12 +193,12 @@ func (c CompareConfig) validate() error {
 		return &settings.Error{Err: ps}
 	}
 	for _, method := range c.Gate.Methods() {
-		if _, err := localizable(method, c.Train.Credit); err != nil {
+		if _, err := localizable(method, c.Train.Credit.Config); err != nil {
 			return settings.Errorf("--min-localization: %v", err)
 		}
 	}
 	for _, method := range c.Methods {
-		meth, err := credit.New(method, c.Train.Credit)
+		meth, err := credit.New(method, c.Train.Credit.Config)
 		if err != nil {
 			return &settings.Error{Err: err}
 		}

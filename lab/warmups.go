@@ -78,7 +78,7 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 	cc.Group, cc.MaxTokens, cc.Temperature = c.Train.Group, c.Train.MaxTokens, c.Train.Temperature
 	cc.EvalPrompts = c.Train.EvalPrompts
 	cc.Workers, cc.Timeout = c.Train.VerifyWorkers, time.Duration(c.Train.VerifyTimeout)
-	cc.Localize, cc.Credit = c.Gate.Methods(), c.Train.Credit
+	cc.Localize, cc.Credit = c.Gate.Methods(), c.Train.Credit.Config
 	var saved run.Calibration
 	switch err := run.ReadJSON(path, &saved); {
 	case err == nil:

@@ -1,20 +1,13 @@
 package rl
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/credo-rl/credo/internal/settings"
-
-	"gopkg.in/yaml.v3"
-
+	"github.com/credo-rl/credo/conf"
 	"github.com/credo-rl/credo/credit"
-	"github.com/credo-rl/credo/internal/boundedread"
+	"github.com/credo-rl/credo/internal/settings"
 	"github.com/credo-rl/credo/optim"
 )
 
@@ -29,8 +22,8 @@ type Config struct {
 	Difficulty string `json:"difficulty,omitempty" yaml:"difficulty,omitempty"`
 	// Method is a registered credit method (grpo, gdpo, span, mrtpo, p2t,
 	// or saw+<method>). The trainer never looks at it beyond the registry.
-	Method string        `json:"method" yaml:"method"`
-	Credit credit.Config `json:"credit" yaml:"credit"`
+	Method string      `json:"method" yaml:"method"`
+	Credit conf.Credit `json:"credit" yaml:"credit"`
 	// Weights are the rewards' c[k] by name; a missing name weighs 1.
 	Weights map[string]float64 `json:"reward_weights,omitempty" yaml:"reward_weights,omitempty"`
 	// Judges add language-model judge rewards (reward/judge specs:
@@ -94,34 +87,7 @@ type Config struct {
 }
 
 // Duration is a time.Duration written as "5s" in JSON and YAML.
-type Duration time.Duration
-
-func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
-func (d *Duration) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("duration: want a string such as \"5s\": %w", err)
-	}
-	v, err := time.ParseDuration(s)
-	*d = Duration(v)
-	return err
-}
-func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
-	v, err := time.ParseDuration(n.Value)
-	*d = Duration(v)
-	return err
-}
-func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
-
-// String makes Duration a flag.Value.
-func (d *Duration) String() string { return time.Duration(*d).String() }
-
-// Set parses a flag value such as "5s".
-func (d *Duration) Set(s string) error {
-	v, err := time.ParseDuration(s)
-	*d = Duration(v)
-	return err
-}
+type Duration = conf.Duration
 
 // DefaultMemory is the training step's memory setting by default: a
 // budget of 4 GiB, which runs the small (~1M) and medium presets' default
@@ -134,7 +100,7 @@ func DefaultConfig() Config {
 	opt := optim.DefaultAdamW()
 	opt.WeightDecay = 0 // RL moves the policy a little: decay would pull it back toward 0
 	return Config{
-		Task: "toolcall", Method: "gdpo", Credit: credit.DefaultConfig(),
+		Task: "toolcall", Method: "gdpo", Credit: conf.DefaultCredit(),
 		Steps: 60, PromptsPerStep: 8, Group: 8, MaxTokens: 128, Temperature: 1, TopP: 1,
 		Schedule:  optim.Schedule{Peak: 2e-4, WarmupSteps: 0, MinRatio: 1}, // 5e-4 raised the entropy and lowered the rewards of the small policy on toolcall within 8 steps
 		Optimizer: opt, Memory: DefaultMemory(),
@@ -264,35 +230,9 @@ func leafErrors(err error) []error {
 // configErr is a *settings.Error with a formatted message.
 func configErr(format string, args ...any) error { return settings.Errorf(format, args...) }
 
-// LoadConfigFile fills c from a JSON or YAML file (by extension; "-" reads
-// either from standard input), a regular file of at most
-// boundedread.Settings bytes; keys not in the file keep c's values, and
-// unknown keys are an error.
-func LoadConfigFile(path string, c *Config) error {
-	data, err := boundedread.ReadFile(path, boundedread.Settings)
-	if err != nil {
-		return fmt.Errorf("config file: %w", err)
-	}
-	return DecodeConfig(path, data, c)
-}
+// LoadConfigFile fills c from a JSON or YAML file (conf.Load): keys not in
+// the file keep c's values, and unknown keys are an error.
+func LoadConfigFile(path string, c *Config) error { return conf.Load(path, c) }
 
-// DecodeConfig decodes a config file's bytes (YAML when path ends in
-// .yaml or .yml or is standard input, JSON otherwise) over c, refusing
-// unknown keys.
-func DecodeConfig(path string, data []byte, c *Config) error {
-	switch ext := strings.ToLower(filepath.Ext(path)); {
-	case ext == ".yaml", ext == ".yml", path == boundedread.Stdin: // YAML reads JSON too
-		dec := yaml.NewDecoder(bytes.NewReader(data))
-		dec.KnownFields(true)
-		if err := dec.Decode(c); err != nil {
-			return fmt.Errorf("config file %s: %w", path, err)
-		}
-	default:
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(c); err != nil {
-			return fmt.Errorf("config file %s: %w", path, err)
-		}
-	}
-	return nil
-}
+// DecodeConfig decodes a config file's bytes over c (conf.Decode).
+func DecodeConfig(path string, data []byte, c *Config) error { return conf.Decode(path, data, c) }

@@ -19,10 +19,8 @@ import (
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/reward"
-	"github.com/credo-rl/credo/reward/remote"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/task"
-	"github.com/credo-rl/credo/task/records"
 )
 
 // logProber is what the KL term needs of the frozen reference policy: the
@@ -184,7 +182,7 @@ func (t *Trainer) claimFolder(resume bool) ([]Change, error) {
 // weights, and the loss.
 func (t *Trainer) setUp(ctx context.Context) (err error) {
 	c := t.c
-	if t.task, err = records.Build(ctx, c.Task, c.TaskSeed, c.Difficulty, c.Source); err != nil {
+	if t.task, err = task.Build(c.Task, c.TaskSeed, c.Difficulty); err != nil {
 		return &settings.Error{Err: err}
 	}
 	defer func() {
@@ -192,18 +190,14 @@ func (t *Trainer) setUp(ctx context.Context) (err error) {
 			cl.Close() // a task may hold files (sql: its database)
 		}
 	}()
-	if t.method, err = credit.New(c.Method, c.Credit); err != nil {
+	if t.method, err = credit.New(c.Method, c.Credit.Config); err != nil {
 		return &settings.Error{Err: err}
 	}
 	t.needs = credit.RequirementsOf(t.method)
 	if t.needs.PRM && t.prm == nil {
 		return configErr("method %s needs a process reward model: pass --prm DIR (train one with `credo prm train`)", c.Method)
 	}
-	extra, err := remote.Build(c.Verifiers, t.task)
-	if err != nil {
-		return &settings.Error{Err: err}
-	}
-	if t.rewards, err = task.Rewards(ctx, t.task, c.Judges, extra...); err != nil {
+	if t.rewards, err = task.Rewards(ctx, t.task, c.Judges); err != nil {
 		return err
 	}
 	if err := t.checkInfoBlocks(ctx); err != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/credo-rl/credo/conf"
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/credit/topk"
 	"github.com/credo-rl/credo/reward"
@@ -19,12 +20,13 @@ import (
 // buildMethod builds the request's method with its config overrides; errors
 // name the field at fault.
 func (req *batchRequest) buildMethod() (credit.Method, credit.Config, error) {
-	c := credit.DefaultConfig()
+	cc := conf.DefaultCredit() // the keys of config.json's credit section, older runs' too
 	if req.config != nil {
-		if err := c.UnmarshalJSON(req.config); err != nil {
-			return nil, c, badRequest("config", err.Error())
+		if err := cc.UnmarshalJSON(req.config); err != nil {
+			return nil, cc.Config, badRequest("config", err.Error())
 		}
 	}
+	c := cc.Config
 	if err := c.Validate(); err != nil {
 		return nil, c, badRequest("config", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}

@@ -88,7 +88,7 @@ func TestHTTPEqualsInProcess(t *testing.T) {
 				c := credit.DefaultConfig()
 				if cfg != nil {
 					raw, _ := json.Marshal(cfg)
-					if err := c.UnmarshalJSON(raw); err != nil {
+					if err := json.Unmarshal(raw, &c); err != nil {
 						t.Fatal(err)
 					}
 				}

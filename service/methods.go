@@ -74,14 +74,13 @@ func everyKey(c credit.Config) map[string]any {
 	var out map[string]any
 	b, _ := json.Marshal(c) // a plain struct of numbers, strings and maps
 	json.Unmarshal(b, &out)
-	t := reflect.TypeOf(c)
-	for i := range t.NumField() {
-		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name == "" || name == "-" || !strings.Contains(opts, "omitempty") {
+	for _, f := range reflect.VisibleFields(reflect.TypeOf(c)) { // the options of each method's struct
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous || name == "" || name == "-" || !strings.Contains(opts, "omitempty") {
 			continue
 		}
 		if _, ok := out[name]; !ok {
-			zero := reflect.Zero(t.Field(i).Type)
+			zero := reflect.Zero(f.Type)
 			if zero.Kind() == reflect.Map {
 				zero = reflect.MakeMap(zero.Type()) // {} rather than null
 			}

@@ -42,7 +42,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	if *localize != "" {
-		c.Localize, c.Credit = strings.Split(*localize, ","), rl.DefaultConfig().Credit
+		c.Localize, c.Credit = strings.Split(*localize, ","), rl.DefaultConfig().Credit.Config
 	}
 	if *dir == "" {
 		return usageError{Err: errors.New("--init is required")}

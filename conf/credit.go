@@ -1,4 +1,4 @@
-package credit
+package conf
 
 import (
 	"bytes"
@@ -7,7 +7,18 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/credo-rl/credo/credit"
 )
+
+// Credit is a config file's credit section: credit.Config's options under
+// their config.json keys, read with the rules of UnmarshalJSON.
+type Credit struct {
+	credit.Config
+}
+
+// DefaultCredit is credit.DefaultConfig as a config file's section.
+func DefaultCredit() Credit { return Credit{credit.DefaultConfig()} }
 
 // legacyKey is a config key older runs wrote, read into the fields that
 // replaced it. Its replacements may not be given beside it: which one
@@ -15,14 +26,14 @@ import (
 type legacyKey struct {
 	name     string
 	replaced []string // the keys that took its place
-	apply    func(c *Config, raw json.RawMessage) error
+	apply    func(c *credit.Config, raw json.RawMessage) error
 }
 
 var legacyKeys = []legacyKey{{
 	// One warm-up for every relevance source: it now is one per source.
 	name:     "warmup_steps",
 	replaced: []string{"span_warmup_steps", "replay_warmup_steps"},
-	apply: func(c *Config, raw json.RawMessage) error {
+	apply: func(c *credit.Config, raw json.RawMessage) error {
 		var n int
 		if err := json.Unmarshal(raw, &n); err != nil {
 			return err
@@ -34,14 +45,14 @@ var legacyKeys = []legacyKey{{
 	// P2T's step reward was a switch between R (false) and 2R − 1 (true).
 	name:     "signed",
 	replaced: []string{"step_reward"},
-	apply: func(c *Config, raw json.RawMessage) error {
+	apply: func(c *credit.Config, raw json.RawMessage) error {
 		var signed bool
 		if err := json.Unmarshal(raw, &signed); err != nil {
 			return err
 		}
-		c.StepReward = StepUnsigned
+		c.StepReward = credit.StepUnsigned
 		if signed {
-			c.StepReward = StepSigned
+			c.StepReward = credit.StepSigned
 		}
 		return nil
 	},
@@ -51,7 +62,7 @@ var legacyKeys = []legacyKey{{
 // c's values, an unknown key is an error (naming it), and the keys of
 // older runs (legacyKeys) load into the fields that replaced them; given
 // together with those fields' own keys they are an error.
-func (c *Config) UnmarshalJSON(data []byte) error {
+func (c *Credit) UnmarshalJSON(data []byte) error {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil
 	}
@@ -73,7 +84,7 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 		val := raw[key]
 		delete(raw, key)
 		apply = append(apply, func() error {
-			if err := l.apply(c, val); err != nil {
+			if err := l.apply(&c.Config, val); err != nil {
 				return fmt.Errorf("credit config: %s: %w", l.name, err)
 			}
 			return nil
@@ -83,10 +94,9 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return fmt.Errorf("credit config: %w", err)
 	}
-	type plain Config // Config's fields without this method
 	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode((*plain)(c)); err != nil {
+	if err := dec.Decode(&c.Config); err != nil {
 		return fmt.Errorf("credit config: %w", err)
 	}
 	for _, f := range apply {
@@ -113,7 +123,7 @@ func findKey(raw map[string]json.RawMessage, name string) (string, bool) {
 
 // UnmarshalYAML reads the credit section of a YAML config with the same
 // keys and rules as UnmarshalJSON.
-func (c *Config) UnmarshalYAML(n *yaml.Node) error {
+func (c *Credit) UnmarshalYAML(n *yaml.Node) error {
 	var m map[string]any
 	if err := n.Decode(&m); err != nil {
 		return fmt.Errorf("credit config: %w", err)
