@@ -6,6 +6,6 @@
 // uniform advantage's logit update already lands on the tokens a
 // verifier checked, which bounds what placing the credit can change.
 //
-// It stands above rl and may import rl, credit, model, policy, task,
+// It stands above rl and may import rl, ckpt, credit, model, policy, task,
 // reward, run and the internal packages; nothing but cmd imports it.
 package lab

@@ -4,12 +4,13 @@
 // credit (a credit method's token advantages), update (optim's
 // clipped-surrogate steps, Loss) and log (the step's metrics and samples).
 // The trainer also evaluates on the task's test split (rollout.Evaluate),
-// logs the block diagnostic (replay.BlockDiagnostic), checkpoints and
-// resumes bit for bit, and owns its run folder (one process at a time).
+// logs the block diagnostic (replay.BlockDiagnostic), and checkpoints and
+// resumes bit for bit through package ckpt (the run folder the warm-up
+// shares), its steps driven by optim.Loop.
 // Nothing here names a method or a task: both are looked up by name in
 // their registries.
 //
-// It imports credit, model, model/hf, optim, policy, replay, reward,
+// It imports ckpt, conf, credit, model, optim, policy, replay, reward,
 // rollout, run, sample, task, tokenizer and the internal packages; lab
 // (warm-up, calibration, comparisons) and cmd stand above it.
 package rl
