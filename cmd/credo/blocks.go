@@ -21,6 +21,7 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		"and the mean Jensen–Shannon divergence of removing each block against that of adding\n"+
 		"the placebo. Then the same as JSON. `credo sft` runs it at the end of a warm-up, and\n"+
 		"`credo train --block-every N` during training; this runs it alone.", stdout, stderr)
+	backendFlag(fs)
 	dir := fs.String("model", "", "checkpoint folder (required)")
 	taskName := fs.String("task", "toolcall", "task whose test split and reference responses to use (one that writes references: toolcall, sql, ifeval, arith, slots)")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")

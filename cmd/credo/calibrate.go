@@ -25,6 +25,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		"where that is near 100%, GDPO's update already falls where span's would. With --localize\n"+
 		"it runs those credit methods on the samples as on a run's first step and reports each\n"+
 		"reward's localization (what `compare --min-localization` gates warm-ups on).", stdout, stderr)
+	backendFlag(fs)
 	dir := fs.String("init", "", "warmed-up policy folder (required)")
 	taskName := fs.String("task", "toolcall", "task")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")

@@ -80,6 +80,7 @@ func defaultCompare() lab.CompareConfig {
 // under warmup.), and --task and --task-seed, which set both. It returns
 // --train-config's value, which compareConfig applies.
 func compareFlags(fs *cli.Flags, c *lab.CompareConfig) (trainConfig *string) {
+	backendFlag(fs)
 	fs.Bind(c, "",
 		cli.Setting{Key: "out", Flag: "out", Usage: "comparison folder (required)"},
 		cli.Setting{Key: "seeds", Flag: "seeds", Usage: "runs per method, with seeds 1..N"},

@@ -24,6 +24,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		"greedy and (with --samples) sampled. Prints JSON. Failed verdicts (a judge that\n"+
 		"cannot be reached, a verifier past its time limit) score 0, are counted under\n"+
 		"\"errors\", and make eval exit 1 when more than 20% of a reward's verdicts fail.", stdout, stderr)
+	backendFlag(fs)
 	dir := fs.String("model", "", "model folder, or a run folder (its newest checkpoint) (required)")
 	taskName := fs.String("task", "toolcall", "task whose test split to use (default: the one the model's warmup.json or run-config.json names, else toolcall)")
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")

@@ -25,6 +25,7 @@ func runFocus(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"on the quoted tokens and on the others. When uniform is already near weighted,\n"+
 		"placing the credit changes little. Use the checkpoint that sampled them: a\n"+
 		"comparison's warm-up with the samples of step 1. Then the same as JSON.", stdout, stderr)
+	backendFlag(fs)
 	dir := fs.String("model", "", "checkpoint folder that sampled the responses (required; for step 1, the run's warm-up)")
 	samplesPath := fs.String("samples", "", "a run folder or its samples.jsonl (required)")
 	step := fs.Int("step", 1, "logged step whose samples to use (0: every step)")

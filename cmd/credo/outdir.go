@@ -72,7 +72,7 @@ func saveWarmup(dir string, p *policy.Policy, rec lab.WarmupRecord) error {
 		return fmt.Errorf("save %s: %w", dir, err)
 	}
 	defer l.Release()
-	err = errors.Join(hf.Save(p.Model, tmp), p.Tok.Save(tmp), run.WriteJSON(filepath.Join(tmp, run.WarmupFile), rec))
+	err = errors.Join(hf.Save(p.Model, tmp), p.Tok.Save(tmp), run.WriteJSON(filepath.Join(tmp, run.WarmupFile), rec), recordBackend(tmp, p.Model))
 	if err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("save %s: %w", dir, err)

@@ -168,6 +168,7 @@ func runPRMEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func prmTrainFlags(fs *cli.Flags, c *prm.TrainConfig) {
 	fs.Bind(c, "", prmTrainSettings()...)
 	fs.Deprecate(adamAliases)
+	backendFlag(fs)
 }
 
 // prmEvalFlags binds the settings of the held-out set (prmTrainSettings'
@@ -176,6 +177,7 @@ func prmEvalFlags(fs *cli.Flags, c *prm.TrainConfig) (dir *string, agreement *in
 	dir = fs.String("prm", "", "PRM folder (required)")
 	agreement = fs.Int("agreement", 16, "responses on which gradient influence is checked against exact attribution (0 skips)")
 	null = fs.String("null", string(credit.NullPad), "null embedding of the influence: pad, mean, zero or eos")
+	backendFlag(fs)
 	fs.Bind(c, "",
 		cli.Setting{Key: "task", Flag: "task", Usage: "task of the held-out prompts"},
 		cli.Setting{Key: "task_seed", Flag: "task-seed", Usage: "seed of the task's prompt generator"},

@@ -40,6 +40,7 @@ func roleTokens(tok tokenizer.Tokenizer) []int32 {
 func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := sample.DefaultConfig()
 	fs := newFlags("sample", sampleHelp, stdout, stderr)
+	backendFlag(fs)
 	dir := fs.String("model", "", "model folder (config.json, model.safetensors, tokenizer), or a run folder (its newest checkpoint) (required)")
 	prompt := fs.String("prompt", "", "the user's prompt as plain text, as a task words it: credo adds the chat template (required)")
 	raw := fs.Bool("raw", false, "sample the role tokens too (<|assistant|>, …), as training does")

@@ -26,6 +26,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"non-streaming; GET /v1/models), so the judge client or any OpenAI client can use it.\n"+
 		"Requests generate one at a time; the conversation becomes one prompt (system and user texts, in order).\n"+
 		"A judge reaches it with --judge name=…,url=http://127.0.0.1:8080/v1,model=credo.", stdout, stderr)
+	backendFlag(fs)
 	dir := fs.String("model", "", "checkpoint folder (config.json, model.safetensors, tokenizer) (required)")
 	addr := fs.String("addr", defaultServeAddr, "address to listen on (port 0 picks a free one)")
 	name := fs.String("name", serve.DefaultName, "model name clients must send (and /v1/models lists)")

@@ -26,6 +26,7 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		"credo's generated prompts by id), /v1/advantages (every credit method on a batch), /v1/replay-plan\n"+
 		"(MRTPO's replays for the trainer's engine to score), /v1/prompts; GET /v1/methods, /v1/tasks,\n"+
 		"/healthz, /metrics. Stateless; SIGTERM or Ctrl-C finishes the requests in flight, then exits.", stdout, stderr)
+	backendFlag(fs)
 	addr := fs.String("addr", service.DefaultAddr, "address to listen on; the default takes connections from this machine only (port 0 picks a free one)")
 	keyEnv := fs.String("api-key-env", "", "environment variable holding the key every request but /healthz must send as Authorization: Bearer <key> (empty: no key)")
 	maxBody := fs.String("max-body", "512MiB", "largest request body, in bytes or with a unit (KiB, MiB, GiB); larger gets 413")

@@ -133,6 +133,7 @@ func sftInterrupted(out, ckpt string, args []string) error {
 func warmupFlags(fs *cli.Flags, c *lab.WarmupConfig) {
 	fs.Bind(c, "", warmupSettings()...)
 	fs.Deprecate(adamAliases)
+	backendFlag(fs)
 }
 
 // exists reports whether path exists.

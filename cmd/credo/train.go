@@ -50,6 +50,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return explain(fs, err)
 	}
 	defer tr.Close()
+	if err := recordBackend(c.Out, tr.Policy().Model); err != nil { // a resume records the backend it runs on now
+		return err
+	}
 	if tr.Done() {
 		fmt.Fprintf(stdout, "%s has finished all %d steps (resume with a larger --steps to go on)\n", c.Out, c.Steps)
 		return nil
@@ -145,6 +148,7 @@ func trainCommand(fs *cli.Flags, c *rl.Config) (configFile *string, resume *bool
 	resume = fs.Bool("resume", false, "continue the run in --out from its latest checkpoint, with its saved settings")
 	fs.Bool(acceptMissingFlag, false, "with --resume: continue from a checkpoint whose checksums.json is gone, unverified (recorded in resumes.json)")
 	trainFlags(fs, c)
+	backendFlag(fs)
 	return configFile, resume
 }
 

@@ -3,11 +3,14 @@ package main
 import (
 	"runtime/debug"
 	"strings"
+
+	"github.com/credo-rl/credo/model"
 )
 
 // version is `credo --version`: the commit the binary was built from (the
 // go command records it when building inside the repository), whether the
-// tree had uncommitted changes, and the Go that built it. The Makefile
+// tree had uncommitted changes, the Go that built it, and the compute
+// backends compiled in (go; xla with -tags xla). The Makefile
 // builds with -buildvcs=auto, since a machine may set -buildvcs=false.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
@@ -35,5 +38,6 @@ func version() string {
 	default:
 		parts = append(parts, "commit "+rev)
 	}
-	return strings.Join(append(parts, bi.GoVersion), " ")
+	parts = append(parts, bi.GoVersion, "backends: "+strings.Join(model.CompiledBackends(), ", "))
+	return strings.Join(parts, " ")
 }
