@@ -2,7 +2,6 @@ package arith
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -19,10 +18,15 @@ type GSM8KRecord struct {
 // GSM8KAnswer extracts the final answer of a GSM8K solution: the first
 // field after its last "####", in ParseNumber's canonical form, so commas
 // go ("#### 1,000" gives "1000") and negative or decimal answers survive.
+// A solution that is a bare number ("18", as verl's GSM8K preprocessing
+// writes its ground_truth) is its own answer.
 func GSM8KAnswer(solution string) (string, error) {
 	i := strings.LastIndex(solution, "####")
 	if i < 0 {
-		return "", errors.New("gsm8k answer: no \"####\" marker")
+		if n, ok := ParseNumber(strings.TrimSpace(solution)); ok {
+			return n, nil
+		}
+		return "", fmt.Errorf("gsm8k answer: %q is neither a solution ending \"#### N\" nor a number", clip(solution))
 	}
 	rest := strings.TrimLeft(solution[i+4:], " \t\r\n")
 	if j := strings.IndexAny(rest, " \t\r\n"); j >= 0 {

@@ -23,6 +23,10 @@ func TestGSM8KAnswer(t *testing.T) {
 		{"#### $30 per day", "30", false},
 		{"#### 1\n#### 2", "2", false},
 		{"no marker 18", "", true},
+		{"18", "18", false}, // verl's preprocessed ground_truth: the bare number
+		{" 1,000\n", "1000", false},
+		{"-2.50", "-2.5", false},
+		{"", "", true},
 		{"#### abc", "", true},
 		{"####", "", true},
 		{"#### \xff", "", true},

@@ -44,10 +44,36 @@ func TestTaskFromRecord(t *testing.T) {
 
 func TestTaskFromRecordErrors(t *testing.T) {
 	rr := recordReader()
-	recordtest.Refuses(t, rr, `{}`, `{"question": "q"}`, `{"question": "q", "answer": "no marker"}`, `{"question": "q", "answer": "#### x"}`, `[`, `{"question": 1, "answer": "#### 1"}`)
+	recordtest.Refuses(t, rr, `{}`, `{"question": "q"}`, `{"question": "q", "answer": "no marker"}`, `{"question": "q", "answer": "#### x"}`, `[`, `{"question": 1, "answer": "#### 1"}`,
+		`{"question": "q", "answer": null}`, `{"question": "q", "answer": [18]}`, `{"question": "q", "answer": true}`)
 	p, err := rr.FromRecord([]byte(`{"id": "g1", "question": "q", "answer": "so\n#### 1,000", "x": 2}`))
 	if err != nil || p.ID != "g1" {
 		t.Errorf("%+v %v", p, err)
+	}
+}
+
+// verl's GSM8K preprocessing writes the bare number as ground_truth: as a
+// string or a JSON number it is the answer, and "answer: 18" scores 1.
+func TestTaskFromRecordBareAnswer(t *testing.T) {
+	rr := recordReader()
+	for _, rec := range []string{
+		`{"question": "q", "answer": "18"}`,
+		`{"question": "q", "answer": 18}`,
+		`{"question": "q", "answer": "so\n#### 18"}`,
+		`{"question": "q", "answer": 18.0}`,
+	} {
+		p, err := rr.FromRecord([]byte(rec))
+		if err != nil {
+			t.Errorf("%s: %v", rec, err)
+			continue
+		}
+		v, err := rr.RecordRewards()[0].Verify(t.Context(), p, "9 * 2 = 18\nanswer: 18")
+		if err != nil || v.Score != 1 {
+			t.Errorf("%s: %+v %v", rec, v, err)
+		}
+		if v, _ := rr.RecordRewards()[0].Verify(t.Context(), p, "answer: 17"); v.Score != 0 {
+			t.Errorf("%s: a wrong answer scores %v", rec, v.Score)
+		}
 	}
 }
 

@@ -40,9 +40,11 @@ func (l *spanList) add(start, end int) {
 var errAnswerLine = errors.New("want exactly `answer: N`, N an integer")
 
 // AnswerVerifier is the answer reward: 1 when the response's last answer
-// line ("answer: N", or GSM8K's "#### N") holds the reference answer.
-// The number is the answer line's first field after the marker, read by
-// ParseNumber ("answer: 1,000." is 1000).
+// line ("answer: N", or GSM8K's "#### N") holds the reference answer. The
+// answer line is the last line that begins, after spaces, with "answer:"
+// in any case or with "####"; lines after it are allowed. The number is
+// its first field after the marker, read by ParseNumber ("answer:
+// 1,000." is 1000).
 //
 // Info is AnswerBlock(reference). Spans: the answer's number; on failure
 // also the result of the first wrong step (see Steps), where the error

@@ -57,6 +57,10 @@ func TestAnswerVerifier(t *testing.T) {
 		{"right with commas and zeros", "answer: 0,118.00", 1, []string{"0,118.00"}},
 		{"gsm8k marker", "17 + 25 = 42\n#### 118", 1, []string{"118"}},
 		{"last answer line counts", "answer: 5\nanswer: 118\nDone.", 1, []string{"118"}},
+		// The rule docs/SERVICE.md states: the line begins (after spaces)
+		// with the marker, in any case; the first field after it is read.
+		{"indented, upper case, dollars", "  ANSWER: $118 dollars", 1, []string{"$118"}},
+		{"marker inside a line", "so the answer: 118", 0, nil},
 		{"wrong answer, slip", "17 + 25 = 43\n43 * 3 = 129\n129 - 8 = 121\nanswer: 121", 0, []string{"43", "121"}},
 		{"wrong copy", good17[:len(good17)-3] + "117", 0, []string{"117"}},
 		{"wrong, malformed first step", "17 plus 25 is 42\n42 * 3 = 126\nanswer: 1", 0, []string{"17 plus 25 is 42", "1"}},
