@@ -223,6 +223,8 @@ func decodeVerdict(d *wire.Decoder) (reward.Verdict, error) {
 			v.Info, err = d.Str()
 		case "reason", "error": // for logs only: accepted, not kept
 			err = d.Discard()
+		case "spans_dropped": // verify's count of spans past its cap: accepted, not kept
+			_, err = d.Int(0, math.MaxInt64)
 		case "skip":
 			v.Skip, err = d.Bool()
 		case "spans":
@@ -232,7 +234,7 @@ func decodeVerdict(d *wire.Decoder) (reward.Verdict, error) {
 				return err
 			})
 		default:
-			return d.Unknown(key, "score, info, spans, reason, skip, error")
+			return d.Unknown(key, "score, info, spans, spans_dropped, reason, skip, error")
 		}
 		return err
 	})

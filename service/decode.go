@@ -60,7 +60,7 @@ var schemaKeys = func() map[string]string {
 	m := map[string]string{}
 	for _, k := range strings.Fields(`method config rewards weights step seed encoding return_relevance
 		responses replay influence group prompt response tokens offsets scores verdicts score info
-		reason error skip spans start end strength effect plan answers k ids logprobs token steps logit
+		reason error skip spans spans_dropped start end strength effect plan answers k ids logprobs token steps logit
 		task difficulty split format items prompt_id record count`) {
 		m[k] = k
 	}

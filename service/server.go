@@ -20,8 +20,12 @@ import (
 
 // Defaults of Options (docs/SERVICE.md §1, "Limits").
 const (
-	DefaultAddr          = "127.0.0.1:8700"
-	DefaultMaxBody       = 512 << 20
+	DefaultAddr = "127.0.0.1:8700"
+	// DefaultMaxBody is 4× the largest realistic request (docs/SERVICE.md
+	// §1): verl's GSM8K recipe batch, 5,120 responses of ~300 tokens at
+	// ~20 bytes a token packed, ~31 MB. Four concurrent bodies of it stay
+	// within 512 MiB; MRTPO's top-20 replay answers need it raised.
+	DefaultMaxBody       = 128 << 20
 	DefaultDeadline      = 60 * time.Second
 	DefaultConcurrency   = 4
 	DefaultVerifyWorkers = 16
@@ -37,6 +41,19 @@ const (
 	maxTopK          = 1024
 	maxPromptsAnswer = 10_000
 	maxSpanWork      = 1 << 28 // Σ over verdicts of spans × the response's tokens
+	// maxVerifyText bounds one response's text in /v1/verify: 4 bytes for
+	// each of the 65,536 tokens a response may have in /v1/advantages (an
+	// English text of that many tokens is about this long). A verifier's
+	// work and memory grow with the text: IFEval's checkers allocate up to
+	// ~100 bytes a byte on hostile texts (one span per comma, per word).
+	maxVerifyText = maxTokens * 4
+	// maxVerdictSpans bounds the spans of one verdict in verify's answer
+	// (capSpans): a 50 MB response of commas had made 550 MB of JSON.
+	maxVerdictSpans = 1024
+	// bigRequest is the body or answer size after which the server hands
+	// its freed memory back to the system (debug.FreeOSMemory): one large
+	// request would otherwise leave the heap at its peak for minutes.
+	bigRequest = 32 << 20
 )
 
 // Options configure a Server. Zero fields take the defaults.
@@ -45,7 +62,7 @@ type Options struct {
 	MaxBody       int64         // request body bytes
 	Deadline      time.Duration // per request, from its arrival to its last byte
 	Concurrency   int           // requests computing at once
-	VerifyWorkers int           // verdicts computed at once within a verify request
+	VerifyWorkers int           // verdicts computed at once, over all verify requests
 	VerifyTimeout time.Duration // one verdict
 	// Judges are LLM-judge rewards (reward.New("judge", spec)), appended to
 	// every format's rewards, as credo train appends them to a task's.
@@ -81,12 +98,16 @@ func (o Options) withDefaults() Options {
 // It holds no state between requests beyond its tasks, judges and
 // counters. Build it with New, serve Handler, and Close it.
 type Server struct {
-	o       Options
-	m       *metrics
-	slots   chan struct{}
-	tasks   *taskSet
-	formats []format
-	routes  map[string]route
+	o     Options
+	m     *metrics
+	slots chan struct{}
+	// verifying holds a slot per verdict being computed, over all
+	// requests: what verifiers hold at once is bounded by VerifyWorkers
+	// verdicts, whatever the number of concurrent requests.
+	verifying chan struct{}
+	tasks     *taskSet
+	formats   []format
+	routes    map[string]route
 }
 
 // route is one endpoint.
@@ -104,7 +125,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, m: newMetrics(), slots: make(chan struct{}, o.Concurrency), tasks: ts}
+	s := &Server{o: o, m: newMetrics(), slots: make(chan struct{}, o.Concurrency), verifying: make(chan struct{}, o.VerifyWorkers), tasks: ts}
 	if s.formats, err = s.buildFormats(); err != nil {
 		ts.close()
 		return nil, err
@@ -160,7 +181,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(start.Add(s.o.Deadline))
 	rc.SetWriteDeadline(start.Add(s.o.Deadline + 10*time.Second))
-	out, err := s.dispatch(ctx, w, r, rt, known)
+	var bodyLen int
+	out, err := s.dispatch(ctx, w, r, rt, known, &bodyLen)
+	defer returnMemory(bodyLen, len(out)) // runs after the answer is written, out and the body garbage
 	if err != nil {
 		var ae *apiError
 		switch {
@@ -185,8 +208,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	w.Write(out)
 }
 
+// returnMemory hands the heap's free pages back to the system after a
+// request whose body or answer was large. Go's scavenger returns them only
+// over minutes; a server that has just held a 300 MB batch should not sit
+// at that size while it serves 2 MB ones. The cost, a forced collection,
+// is small beside such a request's own.
+func returnMemory(body, answer int) {
+	if max(body, answer) >= bigRequest {
+		go debug.FreeOSMemory() // not in the handler: net/http flushes the answer's tail after it returns
+	}
+}
+
 // dispatch does everything between the request line and the answer.
-func (s *Server) dispatch(ctx context.Context, w http.ResponseWriter, r *http.Request, rt route, known bool) ([]byte, error) {
+// bodyLen receives the body's size, for returnMemory.
+func (s *Server) dispatch(ctx context.Context, w http.ResponseWriter, r *http.Request, rt route, known bool, bodyLen *int) ([]byte, error) {
 	if r.URL.Path != "/healthz" && s.o.APIKey != "" {
 		auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || subtle.ConstantTimeCompare([]byte(auth), []byte(s.o.APIKey)) != 1 {
@@ -219,6 +254,7 @@ func (s *Server) dispatch(ctx context.Context, w http.ResponseWriter, r *http.Re
 	if err != nil {
 		return nil, err
 	}
+	*bodyLen = len(body)
 	return rt.handle(ctx, body)
 }
 

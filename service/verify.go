@@ -77,7 +77,10 @@ func decodeItem(d *wire.Decoder, total *int) (verifyItem, error) {
 				if *total++; *total > maxResponses {
 					return d.TooLargef("more than %d responses in the request", maxResponses)
 				}
-				s, err := d.Str()
+				s, err := d.StrView() // the body outlives the request's verdicts
+				if err == nil && len(s) > maxVerifyText {
+					err = d.TooLargef("a response of %d bytes: at most %d (4 for each of the %d tokens a response may have)", len(s), maxVerifyText, maxTokens)
+				}
 				it.responses = append(it.responses, s)
 				return err
 			})
@@ -108,17 +111,61 @@ func (s *Server) verify(ctx context.Context, body []byte) ([]byte, error) {
 	for i, k := range sel {
 		chosen[i], judged[i] = vs[k], k >= len(vs)-len(s.o.Judges) // the judges come last
 	}
-	verdicts, failures, err := s.verdicts(ctx, chosen, judged, prompts, req.items)
+	verdicts, failures, dropped, err := s.verdicts(ctx, chosen, judged, prompts, req.items)
 	if err != nil {
 		return nil, err
 	}
 	if req.rewards == nil { // the default: the rewards that apply somewhere, and every judge
 		keep := applying(verdicts, len(chosen), len(vs)-len(s.o.Judges))
-		chosen, verdicts, failures = pick(chosen, keep), pick(verdicts, keep), pick(failures, keep)
+		chosen, verdicts, failures, dropped = pick(chosen, keep), pick(verdicts, keep), pick(failures, keep), pick(dropped, keep)
 	}
 	s.countVerdicts(chosen, verdicts, failures)
-	return writeVerify(prompts, req, chosen, verdicts, failures), nil
+	return writeVerify(prompts, req, chosen, verdicts, failures, dropped), nil
 }
+
+// capSpans bounds a verdict's spans to at most limit: spans that touch or
+// overlap with the same strength and effect are merged first (the same
+// bytes, fewer spans), then those past the first limit, by position, are
+// dropped. It returns how many were dropped; a
+// verdict within the limit is left as it is.
+func capSpans(v *reward.Verdict, limit int) int {
+	if len(v.Spans) <= limit {
+		return 0
+	}
+	sp := v.Spans
+	if !slices.IsSortedFunc(sp, byStart) { // verifiers mostly give them in order: no copy then
+		sp = slices.Clone(sp)
+		slices.SortStableFunc(sp, byStart)
+	}
+	// A new array of at most limit spans, never a reslice: the verifier's
+	// (4 MB for 131,072 commas) must not stay reachable through the verdict.
+	kept := make([]reward.Span, 0, limit)
+	n := 0 // merged spans past the cap
+	var last reward.Span
+	for i, s := range sp {
+		if i > 0 && s.Start <= last.End && s.Strength == last.Strength && s.Effect == last.Effect {
+			last.End = max(last.End, s.End)
+			continue
+		}
+		if i > 0 {
+			if len(kept) < limit {
+				kept = append(kept, last)
+			} else {
+				n++
+			}
+		}
+		last = s
+	}
+	if len(kept) < limit {
+		kept = append(kept, last)
+	} else {
+		n++
+	}
+	v.Spans = kept
+	return n
+}
+
+func byStart(a, b reward.Span) int { return a.Start - b.Start }
 
 // verifyInputs resolves the request's format into its prompts and the
 // rewards that may judge them (the format's, then the judges).
@@ -204,13 +251,17 @@ func selectRewards(names []string, vs []reward.Verifier) ([]int, error) {
 }
 
 // verdicts runs every verifier on every response, VerifyWorkers responses
-// at a time. A judge's verdict gets VerifyTimeout (judgeOne); a task's
+// at a time over all the server's requests (s.verifying). A judge's verdict gets VerifyTimeout (judgeOne); a task's
 // verifiers run in the worker itself (ruleOne): they are linear in the
 // response (the body bounds it) or bounded by their own limits (the sql
 // sandbox's per-query time limit), and a goroutine and a timer per verdict
 // were a third of an IFEval request's time. verdicts[k][r] and
 // failures[k][r] are indexed by the request's responses in order.
-func (s *Server) verdicts(ctx context.Context, vs []reward.Verifier, judged []bool, prompts []task.Prompt, items []verifyItem) ([][]reward.Verdict, [][]string, error) {
+//
+// Each verdict's spans are capped (capSpans) as soon as it is made, so
+// that a request holds at most maxVerdictSpans spans a verdict, not every
+// comma of every response; dropped[k][r] counts those left out.
+func (s *Server) verdicts(ctx context.Context, vs []reward.Verifier, judged []bool, prompts []task.Prompt, items []verifyItem) (verdicts [][]reward.Verdict, failures [][]string, dropped [][]int, err error) {
 	type job struct{ item, resp int }
 	var jobs []job
 	for j, it := range items {
@@ -218,15 +269,20 @@ func (s *Server) verdicts(ctx context.Context, vs []reward.Verifier, judged []bo
 			jobs = append(jobs, job{j, g})
 		}
 	}
-	verdicts, failures := make([][]reward.Verdict, len(vs)), make([][]string, len(vs))
+	verdicts, failures, dropped = make([][]reward.Verdict, len(vs)), make([][]string, len(vs)), make([][]int, len(vs))
 	for k := range vs {
-		verdicts[k], failures[k] = make([]reward.Verdict, len(jobs)), make([]string, len(jobs))
+		verdicts[k], failures[k], dropped[k] = make([]reward.Verdict, len(jobs)), make([]string, len(jobs)), make([]int, len(jobs))
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(s.o.VerifyWorkers, len(jobs)) {
 		wg.Go(func() {
 			for r := int(next.Add(1) - 1); r < len(jobs) && ctx.Err() == nil; r = int(next.Add(1) - 1) {
+				select { // a verdict slot, shared with the other requests
+				case s.verifying <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
 				jb := jobs[r]
 				for k, v := range vs {
 					one := ruleOne
@@ -234,16 +290,18 @@ func (s *Server) verdicts(ctx context.Context, vs []reward.Verifier, judged []bo
 						one = judgeOne
 					}
 					vd, err := one(ctx, v, prompts[jb.item], items[jb.item].responses[jb.resp], s.o.VerifyTimeout)
+					dropped[k][r] = capSpans(&vd, maxVerdictSpans)
 					verdicts[k][r] = vd
 					if err != nil {
 						failures[k][r] = err.Error()
 					}
 				}
+				<-s.verifying
 			}
 		})
 	}
 	wg.Wait()
-	return verdicts, failures, ctx.Err()
+	return verdicts, failures, dropped, ctx.Err()
 }
 
 // judgeOne is one verdict within limit. A verifier that fails, panics or
@@ -345,7 +403,7 @@ func (s *Server) countVerdicts(vs []reward.Verifier, verdicts [][]reward.Verdict
 
 // writeVerify renders the verify answer: items in order, each with its
 // responses' K verdicts.
-func writeVerify(prompts []task.Prompt, req verifyRequest, vs []reward.Verifier, verdicts [][]reward.Verdict, failures [][]string) []byte {
+func writeVerify(prompts []task.Prompt, req verifyRequest, vs []reward.Verifier, verdicts [][]reward.Verdict, failures [][]string, dropped [][]int) []byte {
 	var w wire.Writer
 	w.Raw(`{"rewards":`)
 	w.Strs(verifierNames(vs))
@@ -376,7 +434,7 @@ func writeVerify(prompts []task.Prompt, req verifyRequest, vs []reward.Verifier,
 				if k > 0 {
 					w.Byte(',')
 				}
-				writeVerdict(&w, verdicts[k][r], failures[k][r])
+				writeVerdict(&w, verdicts[k][r], failures[k][r], dropped[k][r])
 			}
 			w.Raw("]}")
 			r++
@@ -387,7 +445,7 @@ func writeVerify(prompts []task.Prompt, req verifyRequest, vs []reward.Verifier,
 	return w.Bytes()
 }
 
-func writeVerdict(w *wire.Writer, v reward.Verdict, failure string) {
+func writeVerdict(w *wire.Writer, v reward.Verdict, failure string, dropped int) {
 	w.Raw(`{"score":`)
 	w.Float(v.Score)
 	w.StrField("info", v.Info, false)
@@ -412,6 +470,9 @@ func writeVerdict(w *wire.Writer, v reward.Verdict, failure string) {
 		w.Raw("}")
 	}
 	w.Raw("]")
+	if dropped > 0 {
+		w.IntField("spans_dropped", dropped)
+	}
 	w.StrField("reason", v.Reason, false)
 	w.Key("skip", false)
 	w.Bool(v.Skip)

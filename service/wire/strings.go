@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Str reads a string, which must be valid Unicode: valid UTF-8, and no
@@ -12,6 +13,22 @@ import (
 func (d *Decoder) Str() (string, error) {
 	b, err := d.strBytes()
 	return string(b), err
+}
+
+// StrView is Str without the copy where it can: a string with no escapes
+// shares the body's bytes, so the body must outlive it and never change
+// (a request's body does both). A verify request's response texts are
+// most of its body: read this way they cost nothing beyond it.
+func (d *Decoder) StrView() (string, error) {
+	if d.Peek() == '"' {
+		start := d.i + 1
+		b, err := d.strBytes()
+		if err == nil && len(b) > 0 && &b[0] == &d.data[start] { // not unescaped into d.text
+			return unsafe.String(&b[0], len(b)), nil
+		}
+		return string(b), err
+	}
+	return d.Str()
 }
 
 // key reads an object key: Str, but the schema's keys come back as

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"strings"
 	"sync"
 )
 
@@ -51,6 +52,9 @@ func (c *cache) get(ctx context.Context, query string, run func(context.Context,
 			return nil, ctx.Err()
 		}
 	}
+	// The key outlives the request: a copy, so that it does not keep the
+	// request's whole body alive (the service reads responses in place).
+	query = strings.Clone(query)
 	e := &entry{done: make(chan struct{})}
 	c.m[query] = e
 	c.mu.Unlock()
