@@ -3,9 +3,9 @@
 // configuration they were written under and the SHA-256 of every file),
 // the checkpoints/ directory's steps, pruning and debris, the comparison
 // of a resume's configuration with the saved one (resumes.json), and the
-// folder's one owner. The RL trainer (rl), the SFT warm-up (lab) and, for
-// its loop, the PRM trainer (prm) share it, so a checkpoint of any of them
-// is written, verified and restored the same way.
+// folder's one owner. The RL trainer (rl) and the SFT warm-up (lab) share
+// it, so a checkpoint of either is written, verified and restored the same
+// way; the PRM trainer keeps no checkpoint (its loop is optim.Loop too).
 //
 // Every random draw of a trainer is seeded from its seed and the step, so
 // state.json's step and seed are its whole RNG state: a resumed run
