@@ -73,3 +73,32 @@ def test_verl_batch_of_responses_judged_on_different_rewards(client):
     rs = [response(0, "x,", [1, 2], [(0, 1), (1, 2)], verdicts=va), response(0, "y", [3], [(0, 1)], verdicts=vb)]
     out = client.advantages("span", rs, names, weights)  # one consistent reward list: the server accepts it
     assert [len(x) for x in out.advantages] == [2, 1]
+
+
+@pytest.mark.parametrize("given, answer", [
+    ("18", 18),  # verl's GSM8K preprocessing: ground_truth is the bare number, as text
+    (18, 18),
+    (2.5, 2.5),
+    ("so 9 * 2 = 18\n#### 18", "so 9 * 2 = 18\n#### 18"),
+    ({"question": "q", "answer": "#### 3"}, "#### 3"),
+])
+def test_gsm8k_record_item_takes_the_answer_alone(given, answer):
+    from credo_client.adapters.common import record_item
+
+    item = record_item(given, "gsm8k", prompt="q")
+    assert item == {"record": {"question": "q", "answer": answer}}
+
+
+def test_record_item_refuses_what_is_no_record():
+    from credo_client.adapters.common import record_item
+
+    for given, fmt in [(18, "ifeval"), (True, "gsm8k"), ("not json", "bfcl"), ([1], "gsm8k")]:
+        with pytest.raises(ValueError):
+            record_item(given, fmt)
+
+
+def test_gsm8k_bare_answer_is_judged(client):
+    from credo_client.adapters.common import record_item
+
+    v = client.verify("gsm8k", [{**record_item("18", "gsm8k", prompt="How many?"), "responses": ["answer: 18", "answer: 17"]}])
+    assert [r["verdicts"][0]["score"] for r in v["items"][0]["responses"]] == [1, 0]

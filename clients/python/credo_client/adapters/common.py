@@ -59,8 +59,10 @@ class Credit:
 def record_item(record: Any, fmt: str, prompt: str = "") -> dict[str, Any]:
     """A verify item (without responses) from what a dataset row holds.
 
-    record: a record of the format (a dict, or its JSON text); a GSM8K
-    answer string ("... #### 42") for gsm8k; a prompt id for format "task".
+    record: a record of the format (a dict, or its JSON text); for gsm8k
+    also the answer alone: a worked solution ("... #### 42") or the bare
+    number, as a string or a number (verl's GSM8K preprocessing writes
+    ground_truth "18"); a prompt id for format "task".
     """
     if fmt == "task":
         if isinstance(record, Mapping) and "prompt_id" in record:
@@ -75,6 +77,8 @@ def record_item(record: Any, fmt: str, prompt: str = "") -> dict[str, Any]:
             if fmt != "gsm8k":
                 raise ValueError(f"not a JSON {fmt} record: {record[:80]!r}") from None
             record = {"question": prompt, "answer": record}
+    if fmt == "gsm8k" and isinstance(record, (int, float, str)) and not isinstance(record, bool):
+        record = {"question": prompt, "answer": record}  # the answer alone: the service reads "18" or 18
     if not isinstance(record, Mapping):
         raise ValueError(f"a {fmt} record must be an object, got {type(record).__name__}")
     return {"record": dict(record)}

@@ -19,38 +19,60 @@ Config (a whole command: clients/python/examples/verl-credo.sh)::
 How credit flows. ``run_single`` (verl calls it once per response, in its
 reward workers) decodes the response's valid tokens, gives each its UTF-8
 byte range (credo_client.offsets.token_ranges), verifies it through the
-service and returns the weighted reward, each reward's score in
-``reward_extra_info`` (so verl's own ``gdpo`` estimator, with
-``algorithm.gdpo_reward_keys`` set to credo's reward names, works too),
-and everything credit needs, carried on the score. ``assemble_rm_scores``
-(verl calls it with the whole batch) sends the batch's responses, grouped
-by ``uid``, to /v1/advantages in one request and writes credo's per-token
-advantages into ``rm_scores`` under the response mask. The estimator
-"credo" returns them masked as advantages (and returns): verl's estimators
-do not see per-reward components (verl#7473), so the placement is done
-before them.
+service and returns the weighted reward as ``reward_score``: verl writes it
+on the response's last token (``rm_scores``), so ``token_level_scores``,
+the ``critic/score/*`` and ``critic/rewards/*`` metrics and dumped rollouts
+show rewards. Its ``reward_extra_info`` holds, for every response, the
+same keys: each reward of the run (CREDO_REWARDS, else every reward of the
+format, GET /v1/tasks: IFEval's 25 instruction ids) with the response's
+score, or None where its record is not judged on that reward (verl takes
+the keys of a batch from its first row, so an IFEval batch whose records
+carry different ids needs them all; verl's validation metrics leave None
+out), and ``credo``, a JSON text of what credit needs (text, token ids,
+byte ranges, verdicts, record). The estimator "credo" (verl's
+``compute_advantage``, on the driver) reads those payloads from the batch
+it is computing, sends them grouped by ``uid`` to /v1/advantages in one
+request and returns credo's per-token advantages (and returns) under the
+response mask. verl hands an estimator no batch (only GDPO gets one,
+verl#7473), so it finds ``compute_advantage``'s ``data`` in its caller's
+frame; it raises, saying so, where there is none. Both of verl 0.9.1's
+reward paths carry ``reward_extra_info`` into the batch: the agent loop's
+streaming one (the default without a reward model) and
+``RewardLoopManager.compute_rm_score``.
 
 A record per prompt: the dataset row's ``extra_info["credo_record"]`` (a
 record of the format, or its JSON), ``extra_info["credo_prompt_id"]`` for
-format "task", else ``reward_model["ground_truth"]`` (a GSM8K answer, or a
-record's JSON).
+format "task", else ``reward_model["ground_truth"]`` (a GSM8K answer: a
+worked solution or, as verl's own GSM8K preprocessing writes it, the bare
+number "18"; or a record's JSON).
 
-Tested (make test-engines, clients/python/tests/engines/test_verl.py) with
-verl's own functions on a CPU batch: ``load_reward_manager`` building
-this manager from a config, its ``run_single`` on each row,
-``assemble_rm_scores`` and ``ray_trainer.compute_advantage`` with
-``adv_estimator="credo"``. Untested, because it needs a GPU rollout: a
-whole ``main_ppo`` run. In verl 0.9.1 ``assemble_rm_scores`` is called on
-its colocated reward path (``RewardLoopManager.compute_rm_score``); on
-the streaming path of rule-based rewards the agent loop writes each
-sample's scalar on its last token itself (``agent_loop.py``), and then
-``adv_estimator=credo`` would train on that scalar alone: use ``gdpo``
-there, or the colocated path.
+Tested (make test-engines, clients/python/tests/engines/test_verl.py)
+through verl's own loop on a CPU: verl's GSM8K preprocessing
+(examples/data_preprocess/gsm8k.py) writes the parquet, verl's
+``RewardLoopManager`` (Ray, local) scores it with this manager in its
+reward workers, verl's ``extract_reward``, ``compute_advantage`` and
+``compute_data_metrics`` follow as ``RayPPOTrainer.fit`` calls them; and
+a batch of IFEval records with different instruction ids. Not run: a
+whole ``main_ppo`` step. verl 0.9.1 cannot make one without a GPU: its
+rollout is an inference server, and ``verl/workers/rollout/base.py``'s
+``_ROLLOUT_REGISTRY`` (with ``replica.py``'s) holds only vllm, sglang and
+trtllm, all CUDA engines (``hf_rollout.py`` still ships but is registered
+nowhere), so ``actor_rollout_ref.rollout.name`` has no CPU choice and the
+step stops where ``RayPPOTrainer.init_workers`` builds the rollout
+replicas.
+
+CREDO_REWARDS (comma-separated) names the rewards to judge: the extra
+info then has just those keys (and ``credo``), where an IFEval run would
+otherwise carry all 25 ids. verl's own ``gdpo`` estimator reads the keys
+named in ``algorithm.gdpo_reward_keys``; a None in them (a record not
+judged on that reward) is not a number, so give gdpo records judged on
+the same rewards.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from ..batch import layout, to_padded
@@ -58,26 +80,34 @@ from ..offsets import token_ranges
 from .common import Credit, Credo, Sample, record_item
 
 NAME = "credo"
+PAYLOAD = "credo"  # the reward_extra_info key that carries what credit needs
 
 
-class CredoScore(float):
-    """A response's weighted reward that also carries what credo's credit needs."""
-
-    credo: dict[str, Any]
-
-    def __new__(cls, value: float, credo: dict[str, Any]) -> "CredoScore":
-        x = super().__new__(cls, value)
-        x.credo = credo
-        return x
-
-    def __reduce__(self) -> Any:  # keep the payload through Ray's pickling
-        return (CredoScore, (float(self), self.credo))
+def _find_batch(token_level_rewards: Any) -> Any:
+    """compute_advantage's ``data`` (a DataProto carrying credo's payloads), from the caller's frames."""
+    f = sys._getframe(2)
+    for _ in range(8):
+        if f is None:
+            break
+        d = f.f_locals.get("data")
+        nt = getattr(d, "non_tensor_batch", None)
+        if isinstance(nt, dict) and PAYLOAD in nt and len(nt[PAYLOAD]) == token_level_rewards.shape[0]:
+            return d
+        f = f.f_back
+    raise RuntimeError(
+        "verl estimator 'credo': no batch with credo's payloads (reward_extra_info['credo']) in compute_advantage's "
+        "frame: score with reward.reward_manager.name=credo, or pass data= (a DataProto) yourself")
 
 
 def credo_advantage(token_level_rewards: Any, response_mask: Any, index: Any = None, config: Any = None,
-                    **kwargs: Any) -> tuple[Any, Any]:
-    """verl estimator "credo": the token-level scores credo placed, masked (advantages, returns)."""
-    adv = token_level_rewards * response_mask
+                    data: Any = None, **kwargs: Any) -> tuple[Any, Any]:
+    """verl estimator "credo": credo's per-token advantages for the batch, masked (advantages, returns).
+
+    token_level_rewards (verl's rewards on the last tokens) are not read:
+    credo's credit reads the verdicts the reward manager put in the batch.
+    """
+    batch = data if data is not None else _find_batch(token_level_rewards)
+    adv = batch_advantages(batch, response_mask, index)
     return adv, adv
 
 
@@ -94,45 +124,48 @@ def _item(row: Any, fmt: str) -> dict[str, Any]:
     return record_item(gt, fmt, prompt=str(extra.get("question", "")) if isinstance(extra, dict) else "")
 
 
-def sample_payload(credo: Credo, tokenizer: Any, response_ids: Any, row: Any) -> tuple[float, dict[str, Any], dict]:
-    """One response (valid ids and its non-tensor row): (weighted reward, extra info, credit payload)."""
+def sample_payload(credo: Credo, tokenizer: Any, response_ids: Any, row: Any,
+                   names: list[str] | None = None) -> tuple[float, dict[str, Any], dict]:
+    """One response (valid ids and its non-tensor row): (weighted reward, extra info, credit payload).
+
+    names: the keys of the extra info, the same for every response (a
+    reward the record is not judged on is None); default the rewards judged.
+    """
     ids = [int(t) for t in response_ids]
     text, ranges = token_ranges(tokenizer, ids)
     s = Sample(group=0, text=text, tokens=ids, offsets=ranges, item=_item(row, credo.format))
     c = credo.verify([s])
-    extra = {name: (0.0 if v.get("skip") else float(v["score"])) for name, v in zip(c.rewards, c.verdicts[0])}
+    judged = {name: (None if v.get("skip") else float(v["score"])) for name, v in zip(c.rewards, c.verdicts[0])}
+    extra: dict[str, Any] = {n: judged.get(n) for n in (names if names is not None else c.rewards)}
     payload = {"text": text, "tokens": ids, "offsets": ranges, "item": s.item, "rewards": c.rewards,
                "weights": c.weights, "verdicts": c.verdicts[0], "prompt": c.prompts[0],
                "settings": credo.settings()}
+    extra[PAYLOAD] = json.dumps(payload)
     return c.totals[0], extra, payload
 
 
-def batch_rm_scores(data: Any, scores: list[Any]) -> Any:
-    """credo's per-token advantages for verl's whole batch, as (B, T_response) rm_scores."""
+def batch_advantages(data: Any, response_mask: Any, index: Any = None) -> Any:
+    """credo's per-token advantages for verl's whole batch, as (B, T_response), from its payloads."""
     import torch
 
-    payloads = [getattr(s, "credo", None) for s in scores]
-    if not payloads or any(p is None for p in payloads):
-        return None
+    payloads = [json.loads(p) if isinstance(p, str) else p for p in data.non_tensor_batch[PAYLOAD]]
     credo = Credo(**payloads[0]["settings"])
-    prompt_len = data.batch["prompts"].size(1)
-    mask = data.batch["attention_mask"][:, prompt_len:]
-    uids = data.non_tensor_batch.get("uid") if hasattr(data, "non_tensor_batch") else None
+    uids = index if index is not None else data.non_tensor_batch.get("uid")
     samples = []
     for i, p in enumerate(payloads):
         group = str(uids[i]) if uids is not None else json.dumps(data.batch["prompts"][i].tolist())
         samples.append(Sample(group, p["text"], p["tokens"], [tuple(r) for r in p["offsets"]], p["item"], p["prompt"]))
-    lay = layout(mask)
+    lay = layout(response_mask)
     for i, p in enumerate(payloads):
         if len(lay.columns[i]) != len(p["tokens"]):
             raise ValueError(f"row {i}: {len(lay.columns[i])} masked tokens, run_single saw {len(p['tokens'])}")
-
     names, weights = _union_rewards(payloads)
     verdicts = [_aligned(p, names) for p in payloads]
-    c = Credit(names, weights, verdicts, [float(s) for s in scores], prompts=[p["prompt"] for p in payloads])
+    totals = [sum(w * (0.0 if v.get("skip") else float(v["score"])) for w, v in zip(weights, row)) for row in verdicts]
+    c = Credit(names, weights, verdicts, totals, prompts=[p["prompt"] for p in payloads])
     step = int(data.meta_info.get("global_steps", 0)) if hasattr(data, "meta_info") else 0
     adv = credo.advantages(samples, c, step=step)
-    return to_padded(adv.advantages, lay, like=torch.zeros(0, device=mask.device), dtype=torch.float32)
+    return to_padded(adv.advantages, lay, like=torch.zeros(0, device=response_mask.device), dtype=torch.float32)
 
 
 SKIPPED = {"score": 0.0, "info": "", "spans": [], "skip": True}
@@ -164,7 +197,7 @@ def _manager_class() -> type:
     from verl.experimental.reward_loop.reward_manager.base import RewardManagerBase
 
     class CredoRewardManager(RewardManagerBase):
-        """verl reward manager "credo": credo's verifiers per response, its credit per batch."""
+        """verl reward manager "credo": credo's verifiers per response (its credit is the estimator's)."""
 
         def __init__(self, config: Any, tokenizer: Any, compute_score: Any = None, reward_router_address: Any = None,
                      reward_model_tokenizer: Any = None, **kwargs: Any) -> None:
@@ -172,20 +205,21 @@ def _manager_class() -> type:
             reward = config.get("reward") if hasattr(config, "get") else None
             opts = dict((reward.get("credo") if reward is not None else None) or {})
             self.credo = Credo(**{k: v for k, v in opts.items() if v is not None})
+            self.names: list[str] | None = None  # the extra info's keys, asked of the server once
 
         async def run_single(self, data: Any) -> dict:
             item = data[-1:][0]  # multi-sequence outputs: the last one, as verl's managers do
             response_ids = item.batch["responses"]
             n = int(item.batch["attention_mask"][-response_ids.shape[-1]:].sum())
             row = dict(item.non_tensor_batch)
-            total, extra, payload = await self.loop.run_in_executor(
-                None, lambda: sample_payload(self.credo, self.tokenizer, response_ids[:n].tolist(), row))
-            return {"reward_score": CredoScore(total, payload), "reward_extra_info": extra}
 
-        @classmethod
-        def assemble_rm_scores(cls, data: Any, scores: list[float]) -> Any:
-            got = batch_rm_scores(data, scores)
-            return got if got is not None else super().assemble_rm_scores(data, [float(s) for s in scores])
+            def score() -> tuple[float, dict[str, Any], dict]:
+                if self.names is None:
+                    self.names = self.credo.reward_names()
+                return sample_payload(self.credo, self.tokenizer, response_ids[:n].tolist(), row, self.names)
+
+            total, extra, _ = await self.loop.run_in_executor(None, score)
+            return {"reward_score": total, "reward_extra_info": extra}
 
     CredoRewardManager.__name__ = CredoRewardManager.__qualname__ = "CredoRewardManager"
     return CredoRewardManager
