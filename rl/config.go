@@ -9,6 +9,7 @@ import (
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/settings"
 	"github.com/credo-rl/credo/optim"
+	"github.com/credo-rl/credo/task/records"
 )
 
 // Config is everything `credo train` does, with defaults sized for the
@@ -29,6 +30,13 @@ type Config struct {
 	// Judges add language-model judge rewards (reward/judge specs:
 	// "name=…,url=…,model=…,rubric=FILE,weight=…").
 	Judges []string `json:"judges,omitempty" yaml:"judges,omitempty"`
+	// Verifiers add rewards judged by the user's own programs over HTTP
+	// (reward/remote specs: "name=…,url=http://127.0.0.1:PORT/…[,timeout=…,retries=…]").
+	Verifiers []string `json:"verifiers,omitempty" yaml:"verifiers,omitempty"`
+	// Source, when it names a records file, gives the run's prompts and
+	// rewards instead of Task (task/records: records, format,
+	// test_fraction, strict_records).
+	records.Source `yaml:",inline"`
 	// PRM is a process reward model folder, for methods that need one (p2t).
 	PRM string `json:"prm,omitempty" yaml:"prm,omitempty"`
 

@@ -101,6 +101,9 @@ func absolutePaths(c Config) Config {
 	if c.PRM != "" {
 		c.PRM = absPath(c.PRM)
 	}
+	if c.Records != "" {
+		c.Records = absPath(c.Records)
+	}
 	c.Judges = ckpt.AbsRubrics(c.Judges)
 	return c
 }

@@ -19,8 +19,10 @@ import (
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/reward"
+	"github.com/credo-rl/credo/reward/remote"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/records"
 )
 
 // logProber is what the KL term needs of the frozen reference policy: the
@@ -182,7 +184,7 @@ func (t *Trainer) claimFolder(resume bool) ([]Change, error) {
 // weights, and the loss.
 func (t *Trainer) setUp(ctx context.Context) (err error) {
 	c := t.c
-	if t.task, err = task.Build(c.Task, c.TaskSeed, c.Difficulty); err != nil {
+	if t.task, err = records.Build(ctx, c.Task, c.TaskSeed, c.Difficulty, c.Source, t.log); err != nil {
 		return &settings.Error{Err: err}
 	}
 	defer func() {
@@ -197,7 +199,11 @@ func (t *Trainer) setUp(ctx context.Context) (err error) {
 	if t.needs.PRM && t.prm == nil {
 		return configErr("method %s needs a process reward model: pass --prm DIR (train one with `credo prm train`)", c.Method)
 	}
-	if t.rewards, err = task.Rewards(ctx, t.task, c.Judges); err != nil {
+	extra, err := remote.Build(c.Verifiers, t.task)
+	if err != nil {
+		return &settings.Error{Err: err}
+	}
+	if t.rewards, err = task.Rewards(ctx, t.task, c.Judges, extra...); err != nil {
 		return err
 	}
 	if err := t.checkInfoBlocks(ctx); err != nil {

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/reward/remote"
 	"github.com/credo-rl/credo/rollout"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/records"
 )
 
 // evalMaxErrors is the share of a reward's verdicts that may fail before
@@ -37,6 +39,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "sampling seed")
 	var judges []string
 	fs.ListVar(&judges, "judge", "add an LLM judge reward: name=…,url=…,model=… (repeatable)")
+	var verifiers []string
+	fs.ListVar(&verifiers, "verifier", verifierUsage)
+	var src records.Source
+	recordFlags(fs, &src)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -50,15 +56,24 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageError{Err: fmt.Errorf("--model: %w", err)}
 	}
-	tc := trainedOn{Task: *taskName, TaskSeed: *taskSeed, Difficulty: *difficulty}
-	if err := chooseTask(folder, &tc, fs.Given, stderr); err != nil {
+	tc := trainedOn{Task: *taskName, TaskSeed: *taskSeed, Difficulty: *difficulty, Source: src}
+	if src.Records != "" {
+		tc.Task = records.TaskName(src.Format)
+	} else if err := chooseTask(folder, &tc, fs.Given, stderr); err != nil {
 		return usageError{Err: fmt.Errorf("--model: %w", err)}
 	}
-	t, err := task.Build(tc.Task, tc.TaskSeed, tc.Difficulty)
+	t, err := records.Build(ctx, tc.Task, tc.TaskSeed, tc.Difficulty, tc.Source, stderr)
 	if err != nil {
 		return usageError{Err: err}
 	}
-	vs, err := task.Rewards(ctx, t, judges)
+	if cl, ok := t.(io.Closer); ok {
+		defer cl.Close()
+	}
+	extra, err := remote.Build(verifiers, t)
+	if err != nil {
+		return usageError{Err: err}
+	}
+	vs, err := task.Rewards(ctx, t, judges, extra...)
 	if err != nil {
 		return explain(fs, err)
 	}

@@ -77,6 +77,7 @@ func trainSettings() []cli.Setting {
 		{Key: "out", Flag: "out", Usage: "run directory (required)"},
 		{Key: "prm", Flag: "prm", Usage: "process reward model folder, for methods that need one (p2t)"},
 		{Key: "judges", Flag: "judge", Usage: "add an LLM judge reward: name=…,url=…,model=…[,rubric=FILE,weight=…,key_env=VAR] (repeatable)"},
+		{Key: "verifiers", Flag: "verifier", Usage: verifierUsage},
 		{Key: "reward_weights", Flag: "reward-weight", Usage: "reward weight c[k] as name=w (repeatable; default 1)"},
 		{Key: "steps", Flag: "steps", Usage: "training steps"},
 		{Key: "prompts_per_step", Flag: "prompts", Usage: "prompts per step"},
@@ -105,6 +106,7 @@ func trainSettings() []cli.Setting {
 		{Key: "max_verify_errors", Flag: "max-verify-errors", Usage: "share of a reward's verdicts over the last 5 steps that may fail (scored 0) before the run stops"},
 		{Key: "seed", Flag: "seed", Usage: "seed of sampling and every other random choice"},
 	}
+	ss = append(ss, recordSettings()...)
 	ss = append(ss, cli.Under("optimizer.", adamSettings())...)
 	ss = append(ss, memorySettings()...)
 	return append(ss, cli.Under("credit.", creditSettings())...)

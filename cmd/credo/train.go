@@ -13,6 +13,7 @@ import (
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/prm"
 	"github.com/credo-rl/credo/rl"
+	"github.com/credo-rl/credo/task/records"
 )
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -29,7 +30,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := applyBase(fs, args, *configFile, *resume, &c); err != nil {
 		return explain(fs, err)
 	}
-	if !*resume {
+	if !*resume && c.Records != "" {
+		c.Task = records.TaskName(c.Format) // the records are the task, whatever --init learned
+	} else if !*resume {
 		if err := initTask(fs, *configFile, &c, stderr); err != nil {
 			return usageError{Err: err}
 		}
@@ -98,7 +101,7 @@ func initTask(fs *cli.Flags, configFile string, c *rl.Config, w io.Writer) error
 		return fmt.Errorf("--init: %w", err)
 	}
 	c.Init = dir
-	tc := trainedOn{Task: c.Task, TaskSeed: c.TaskSeed, Difficulty: c.Difficulty}
+	tc := trainedOn{Task: c.Task, TaskSeed: c.TaskSeed, Difficulty: c.Difficulty, Source: c.Source}
 	given := fs.Given
 	if configFile != "" { // the file's task stands as if given on the command line
 		given = func(string) bool { return true }
@@ -106,7 +109,7 @@ func initTask(fs *cli.Flags, configFile string, c *rl.Config, w io.Writer) error
 	if err := chooseTask(dir, &tc, given, w); err != nil {
 		return fmt.Errorf("--init: %w", err)
 	}
-	c.Task, c.TaskSeed, c.Difficulty = tc.Task, tc.TaskSeed, tc.Difficulty
+	c.Task, c.TaskSeed, c.Difficulty, c.Source = tc.Task, tc.TaskSeed, tc.Difficulty, tc.Source
 	return nil
 }
 
@@ -176,7 +179,8 @@ func trainGroups(fs *cli.Flags) {
 		}
 		return out
 	}
-	fs.Group("What to train", "init", "out", "task", "task-seed", "difficulty", "method", "prm", "judge", "reward-weight",
+	fs.Group("What to train", "init", "out", "task", "task-seed", "difficulty", "method", "prm", "judge", "verifier", "reward-weight",
+		"records", "format", "test-fraction", "strict-records",
 		"config", "resume", acceptMissingFlag)
 	fs.Group("Sampling", "steps", "prompts", "group", "dynamic-sampling", "max-tokens", "temperature", "top-p", "seed")
 	fs.Group("Update", append([]string{"lr", "lr-warmup", "lr-min-ratio", "clip-low", "clip-high", "kl-coef", "loss-agg", "updates"},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/credo-rl/credo/ckpt"
 	"github.com/credo-rl/credo/run"
+	"github.com/credo-rl/credo/task/records"
 )
 
 // trainedOn is the task a model folder was trained on, as the folder's own
@@ -20,7 +21,9 @@ type trainedOn struct {
 	Task       string `json:"task"`
 	TaskSeed   uint64 `json:"task_seed"`
 	Difficulty string `json:"difficulty,omitempty"`
-	from       string // the file that said so
+	// Source is the records file a records task was made of.
+	records.Source
+	from string // the file that said so
 }
 
 // readTrainedOn reads what dir was trained on; ok is false when dir keeps
@@ -83,7 +86,7 @@ func chooseTask(dir string, c *trainedOn, given func(flag string) bool, w io.Wri
 		}
 		return nil
 	}
-	c.Task = rec.Task
+	c.Task, c.Source = rec.Task, rec.Source
 	if !given("task-seed") {
 		c.TaskSeed = rec.TaskSeed
 	}

@@ -9,7 +9,8 @@
 //	{"score": 0.5, "spans": [{"start": 0, "end": 4, "effect": "+"}], "info": "…", "reason": "…", "skip": false}
 //
 // where only "score" (a finite number) is required. Spans are byte ranges
-// [start, end) of the response; "effect" is "+" (raised the score), "-"
+// [start, end) of the response as sent (a byte that is not valid UTF-8 is
+// sent as "?", so that offsets count the same bytes); "effect" is "+" (raised the score), "-"
 // (lowered it) or absent (the score depends on the part); "strength" (≥ 0,
 // 0 meaning 1) weighs a span. "info" is the reward's information block
 // (MRTPO replays prompts without it), "reason" is logged, "skip" says the

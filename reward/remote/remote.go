@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/credo-rl/credo/internal/httpcall"
 	"github.com/credo-rl/credo/reward"
@@ -117,7 +118,7 @@ type request struct {
 // error.
 func (v *Verifier) Verify(ctx context.Context, p reward.Prompt, response string) (reward.Verdict, error) {
 	v.verdicts.Add(1)
-	req := request{PromptID: p.ID, Prompt: p.Text, Response: response, Record: json.RawMessage("null")}
+	req := request{PromptID: p.ID, Prompt: p.Text, Response: byteForByte(response), Record: json.RawMessage("null")}
 	if v.records != nil {
 		if r, ok := v.records.Record(p); ok && json.Valid(r) {
 			req.Record = r
@@ -130,6 +131,24 @@ func (v *Verifier) Verify(ctx context.Context, p reward.Prompt, response string)
 		return reward.Verdict{Reason: err.Error()}, err
 	}
 	return d, nil
+}
+
+// byteForByte is s with each byte that is not part of valid UTF-8 made
+// '?': JSON would make it U+FFFD, three bytes, and shift the byte offsets
+// of the verifier's spans away from the response's.
+func byteForByte(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			b[i] = '?'
+		}
+		i += n
+	}
+	return string(b)
 }
 
 // Check sends one probe, an empty prompt and response, without retries:

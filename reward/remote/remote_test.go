@@ -265,3 +265,13 @@ func TestBuild(t *testing.T) {
 		t.Errorf("no url: %v", err)
 	}
 }
+
+// A response that is not valid UTF-8 is sent with '?' for each stray
+// byte, so the verifier's byte offsets are the response's.
+func TestByteForByte(t *testing.T) {
+	for in, want := range map[string]string{"ok é": "ok é", "a\xffb": "a?b", "\xe2\x82": "??", "x\xc3": "x?"} {
+		if got := byteForByte(in); got != want || len(got) != len(in) {
+			t.Errorf("byteForByte(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -148,6 +148,11 @@ func TestMalformedRecords(t *testing.T) {
 	}
 	path := writeLines(t, lines...)
 	tk := open(t, path, Options{Format: "gsm8k", TestFraction: 0.3})
+	var log strings.Builder
+	Report(&log, tk)
+	if want := "33 gsm8k prompts"; !strings.Contains(log.String(), want) || !strings.Contains(log.String(), "5 malformed records skipped") || !strings.Contains(log.String(), "  skipped line 2: not JSON") {
+		t.Errorf("report:\n%s", log.String())
+	}
 	var got []int
 	for _, p := range tk.Skipped() {
 		got = append(got, p.Line)
@@ -236,7 +241,7 @@ func TestBuild(t *testing.T) {
 		{"", "steps=2", Source{Records: path, Format: "gsm8k"}, "", "no difficulty settings"},
 	}
 	for _, c := range cases {
-		tk, err := Build(ctx, c.name, 1, c.difficulty, c.s)
+		tk, err := Build(ctx, c.name, 1, c.difficulty, c.s, nil)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%+v: %v, want %q", c, err, c.err)

@@ -3,6 +3,8 @@ package records
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/credo-rl/credo/task"
 )
@@ -28,8 +30,10 @@ func TaskName(format string) string { return "records-" + format }
 
 // Build is the task a configuration names: the records of s when it names
 // a file (seeded by seed; a difficulty is an error, records have none),
-// else the registered task name (task.Build).
-func Build(ctx context.Context, name string, seed uint64, difficulty string, s Source) (task.Task, error) {
+// else the registered task name (task.Build). A records task's size and
+// the malformed records it skipped (the first maxReported, by line) are
+// written to log (nil: nowhere).
+func Build(ctx context.Context, name string, seed uint64, difficulty string, s Source, log io.Writer) (task.Task, error) {
 	if s.Records == "" {
 		if s.Format != "" || s.TestFraction != 0 || s.StrictRecords {
 			return nil, errors.New("format, test fraction and strict records go with a records file (--records FILE)")
@@ -42,5 +46,31 @@ func Build(ctx context.Context, name string, seed uint64, difficulty string, s S
 	if s.Format == "" {
 		return nil, errors.New("a records file needs its format (--format ifeval, gsm8k, bfcl or sql)")
 	}
-	return Open(ctx, s.Records, Options{Format: s.Format, TestFraction: s.TestFraction, Strict: s.StrictRecords, Seed: seed})
+	t, err := Open(ctx, s.Records, Options{Format: s.Format, TestFraction: s.TestFraction, Strict: s.StrictRecords, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	if log != nil {
+		Report(log, t)
+	}
+	return t, nil
+}
+
+// maxReported bounds the malformed records Report lists one by one.
+const maxReported = 10
+
+// Report writes a records task's size and the records it skipped.
+func Report(w io.Writer, t *Task) {
+	fmt.Fprintf(w, "records %s: %d %s prompts, %d train and %d test", t.path, t.Len(task.Train)+t.Len(task.Test), t.format, t.Len(task.Train), t.Len(task.Test))
+	if n := len(t.skipped); n > 0 {
+		fmt.Fprintf(w, "; %d malformed records skipped (--strict-records refuses the file instead)", n)
+	}
+	fmt.Fprintln(w)
+	for i, p := range t.skipped {
+		if i == maxReported {
+			fmt.Fprintf(w, "  … and %d more\n", len(t.skipped)-maxReported)
+			break
+		}
+		fmt.Fprintf(w, "  skipped %v\n", p)
+	}
 }

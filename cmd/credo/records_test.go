@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/credo-rl/credo/run"
+)
+
+// startVerifier runs examples/verifier.py on a free port of 127.0.0.1
+// with args and returns its /verify URL; the process ends with the test.
+func startVerifier(t *testing.T, args ...string) string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: skipping the test that runs examples/verifier.py")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, py, append([]string{filepath.Join("..", "..", "examples", "verifier.py"), "0"}, args...)...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); cmd.Wait() })
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(out).ReadString('\n')
+		line <- s
+	}()
+	select {
+	case s := <-line:
+		url, ok := strings.CutPrefix(strings.TrimSpace(s), "listening on ")
+		if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
+			t.Fatalf("verifier.py printed %q", s)
+		}
+		return url
+	case <-time.After(20 * time.Second):
+		t.Fatal("verifier.py did not start within 20 s")
+	}
+	return ""
+}
+
+// verifierStats is the verifier's GET /stats.
+func verifierStats(t *testing.T, url string) (requests int, scoreSum float64) {
+	t.Helper()
+	resp, err := http.Get(strings.TrimSuffix(url, "/verify") + "/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var s struct {
+		Requests int     `json:"requests"`
+		ScoreSum float64 `json:"score_sum"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s.Requests, s.ScoreSum
+}
+
+// gsm8kFile writes n GSM8K-format records.
+func gsm8kFile(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"question": "What is %d plus %d?", "answer": "%d + %d = %d\n#### %d"}`+"\n", i, i+1, i, i+1, 2*i+1, 2*i+1)
+	}
+	p := filepath.Join(t.TempDir(), "mine.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestTrainOnRecordsWithOwnVerifier: `credo train` on a records file with
+// examples/verifier.py as one more reward. The verifier is called for
+// every sampled response, its scores are the reward's in metrics.jsonl,
+// its requests are counted there, and the prompts are the records'.
+func TestTrainOnRecordsWithOwnVerifier(t *testing.T) {
+	url := startVerifier(t, "--pattern", "[aeiou]", "--want", "2")
+	ctx := context.Background()
+	out := filepath.Join(t.TempDir(), "run")
+	steps, prompts, group := 2, 2, 2
+	code, _, errw := credo(ctx, "train", "--init", tinyCheckpoint(t), "--out", out,
+		"--records", gsm8kFile(t, 20), "--format", "gsm8k", "--test-fraction", "0.25",
+		"--verifier", "name=vowels,url="+url+",timeout=10s",
+		"--method", "gdpo", "--steps", fmt.Sprint(steps), "--prompts", fmt.Sprint(prompts), "--group", fmt.Sprint(group),
+		"--max-tokens", "12", "--eval-prompts", "2", "--samples-per-step", "4")
+	if code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, errw)
+	}
+	if !strings.Contains(errw, "records ") || !strings.Contains(errw, "20 gsm8k prompts") {
+		t.Errorf("no records report in:\n%s", errw)
+	}
+	var cfg struct {
+		Task      string   `json:"task"`
+		Records   string   `json:"records"`
+		Verifiers []string `json:"verifiers"`
+	}
+	if err := run.ReadJSON(filepath.Join(out, "config.json"), &cfg); err != nil || cfg.Task != "records-gsm8k" || !filepath.IsAbs(cfg.Records) || len(cfg.Verifiers) != 1 {
+		t.Errorf("config.json %+v, %v", cfg, err)
+	}
+	var last map[string]any
+	meanSum, n := 0.0, 0
+	err := run.ReadLines(filepath.Join(out, run.MetricsFile), func(b []byte) error {
+		last = nil
+		if err := json.Unmarshal(b, &last); err != nil {
+			return err
+		}
+		if m, ok := last[run.RewardKey("vowels", "mean")].(float64); ok {
+			meanSum += m
+			n++
+		}
+		return nil
+	})
+	if err != nil || n != steps {
+		t.Fatalf("metrics: %v, %d steps with reward/vowels/mean", err, n)
+	}
+	requests, scoreSum := verifierStats(t, url)
+	// Training asks about prompts × group responses a step; the start-up
+	// probe and the evaluations ask more.
+	if trained := steps * prompts * group; requests < trained+1 || last["verifier/vowels/requests"].(float64) < float64(trained) {
+		t.Errorf("verifier answered %d requests, metrics count %v; want at least %d", requests, last["verifier/vowels/requests"], trained+1)
+	}
+	if last["verifier/vowels/errors"].(float64) != 0 {
+		t.Errorf("verifier errors %v", last["verifier/vowels/errors"])
+	}
+	if meanSum == 0 && scoreSum > 0 {
+		t.Errorf("the verifier gave scores (sum %v) but the reward's means are all 0", scoreSum)
+	}
+	var sample run.Sample
+	err = run.ReadLines(filepath.Join(out, run.SamplesFile), func(b []byte) error { return json.Unmarshal(b, &sample) })
+	if err != nil || !strings.HasPrefix(sample.Prompt, "What is ") || !strings.Contains(sample.Prompt, "answer: N") {
+		t.Errorf("samples: prompt %q, %v", sample.Prompt, err)
+	}
+	found := false
+	for _, v := range sample.Verdicts {
+		found = found || v.Reward == "vowels" && v.Info == "Include 2 matches of the pattern [aeiou]."
+	}
+	if !found {
+		t.Errorf("no verdict of the verifier's with its block in %+v", sample.Verdicts)
+	}
+}
+
+// TestRecordsFlagsRefused: a records file without its format, and a
+// verifier spec without a url, stop train before anything is written.
+func TestRecordsFlagsRefused(t *testing.T) {
+	ctx := context.Background()
+	warm := tinyCheckpoint(t)
+	file := gsm8kFile(t, 20)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--records", file}, "needs its format"},
+		{[]string{"--records", file, "--format", "csv"}, `unknown format "csv"`},
+		{[]string{"--records", file, "--format", "gsm8k", "--verifier", "name=v"}, "url: required"},
+		{[]string{"--records", file, "--format", "gsm8k", "--verifier", "name=answer,url=" + closedURL(t)}, "already the name of a reward"},
+		{[]string{"--records", file, "--format", "gsm8k", "--verifier", "name=v,url=" + closedURL(t)}, "does not answer a probe"},
+	} {
+		out := filepath.Join(t.TempDir(), "run")
+		code, _, errw := credo(ctx, append([]string{"train", "--init", warm, "--out", out, "--steps", "1", "--test-fraction", "0.25"}, c.args...)...)
+		if code == 0 || !strings.Contains(errw, c.want) {
+			t.Errorf("%v: exit %d, want %q in\n%s", c.args, code, c.want, errw)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: %s was written", c.args, out)
+		}
+	}
+}
