@@ -1,7 +1,7 @@
 """prime-rl: credo's per-token credit through ``assign_advantages(trace, values)``.
 
-Follows PrimeIntellect-ai/prime-rl's orchestrator as of its commits of
-2026 (``src/prime_rl/orchestrator/algo/routing.py``:
+Follows PrimeIntellect-ai/prime-rl's orchestrator as read at its main,
+559b447 (August 2026) (``src/prime_rl/orchestrator/algo/routing.py``:
 ``assign_advantages(trace: vf.Trace, values: float | list[float])``, one
 value per sampled token across the nodes of the trace's trainable
 branches, in ``trace.nodes`` order; ``algo/base.py``: an ``Algorithm``'s
@@ -11,11 +11,13 @@ branches, in ``trace.nodes`` order; ``algo/base.py``: an ``Algorithm``'s
 (``ALGORITHM_CLASSES``), so using this needs a one-line entry there and a
 config class, as its guide for new algorithms says.
 
-UNTESTED: prime-rl is not on PyPI and its orchestrator needs its
-inference stack; this module only follows its code. ``credit_traces`` is
-written against the duck-typed trace above and is exercised in
-clients/python/tests/test_adapters.py on stand-in objects, not on
-prime-rl's own.
+Untested against prime-rl itself: it is not on PyPI, and
+``prime_rl.orchestrator.algo.routing`` imports ``verifiers.v1``,
+``prime_rl.configs`` and ``prime_rl.transports`` (its whole orchestrator
+package). So prime-rl's ``assign_advantages``, ``iter_trainable_traces``
+and an ``Algorithm.score_group`` calling them were read, not run.
+``credit_traces`` is written against the duck-typed trace above and is
+exercised in clients/python/tests/test_adapters.py on stand-in objects.
 
     class CredoAlgorithm(Algorithm):            # in prime_rl/orchestrator/algo/credo.py
         async def score_group(self, episodes):

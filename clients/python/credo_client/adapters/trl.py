@@ -10,8 +10,10 @@ provide advantages with shape (B, T), we *conditionally* unsqueeze").
 
 ``CredoGRPOTrainer`` replaces the reward functions by credo's verifiers
 (one verify request per batch; one reward column per credo reward, named
-after it, so TRL logs ``rewards/<reward>/mean``; a skipped reward is NaN,
-which TRL leaves out) and, after TRL has scored the batch, replaces its
+after it, so TRL logs ``rewards/<reward>/mean`` and ``/std``; a skipped
+reward is NaN, which TRL leaves out of the mean, and a reward no response
+of the logging interval was judged on is not logged at all: IFEval's 25
+instruction ids would otherwise make 50 mostly empty columns) and, after TRL has scored the batch, replaces its
 advantages by credo's (B, T) per-token advantages (one advantages request
 per batch), 0 under the padding. Dataset rows carry their record in a
 column (``credo_record`` by default: a record of the format, or its JSON;
@@ -31,6 +33,7 @@ several processes the groups are gathered with accelerate's
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..batch import Layout, to_padded
@@ -44,6 +47,13 @@ def _placeholder(name: str) -> Any:
 
     reward.__name__ = name
     return reward
+
+
+def drop_absent_rewards(metrics: dict[str, list[float]]) -> None:
+    """Removes ``rewards/<name>/…`` metrics whose every value is NaN (no response judged on the reward)."""
+    for key in [k for k in metrics if k.startswith("rewards/")]:
+        if all(math.isnan(v) for v in metrics[key]):
+            del metrics[key]
 
 
 def _trainer_class() -> type:
@@ -113,6 +123,10 @@ def _trainer_class() -> type:
                                "response_advantages": adv.response_advantages[lo: lo + len(samples)],
                                "metrics": adv.metrics}
             return out
+
+        def log(self, logs: dict[str, float], start_time: float | None = None) -> None:
+            drop_absent_rewards(self._metrics["train" if self.model.training else "eval"])
+            super().log(logs, start_time)
 
     return CredoGRPOTrainer
 
