@@ -6,7 +6,7 @@ export GOEXPERIMENT := simd
 # test's recipe reads PIPESTATUS.
 SHELL := bash
 
-.PHONY: demo test bench scaling build install test-python test-engines bench-python
+.PHONY: demo test bench scaling build install test-python test-engines bench-python test-xla
 
 # credo's main job on its built-in defaults: see README.md. It says so
 # before compiling: the first build (toolchain download, GoMLX) takes
@@ -39,6 +39,23 @@ test:
 	  ./internal/gobackend/activations/... ./internal/gobackend/fusedops/... ./internal/simdpart/...
 	cd third_party/compute && GOMLX_GO_SIMD_AVX512=false go test -count=1 ./internal/gobackend/dot/...
 	$(MAKE) --no-print-directory test-python
+
+# The XLA backend (issue 50): the default build must need no cgo; then,
+# built with -tags xla (cgo) on XLA's CPU PJRT plugin (the pinned wheel,
+# scripts/xla-plugin.sh, cached under ~/.cache/credo), the model's reference
+# tests (log-probs, every weight gradient and AdamW steps against the
+# PyTorch and transformers fixtures), the sampler's (KV cache equals a
+# re-run), the graph count and compile time, and a short sft + train whose
+# losses must equal the Go backend's (scripts/xla-compare.sh, tolerances
+# there). Needs gcc; first run: a 62 MB download and a few minutes.
+XLA_TESTS = Backend|XLA|Reference|Transformers|DecodeMatchesFullForward|GreedyMatchesNoCache|LogProbsMatchForward
+test-xla:
+	CGO_ENABLED=0 go build ./...
+	so=$$(scripts/xla-plugin.sh) && \
+	  CGO_ENABLED=1 CREDO_BACKEND=xla:$$so GOMLX_NO_AUTO_INSTALL=1 go test -tags xla -count=1 -timeout 40m -v -run '$(XLA_TESTS)' ./model/ ./optim/ ./sample/ && \
+	  CGO_ENABLED=1 go build -tags xla -buildvcs=auto -o bin/credo-xla ./cmd/credo && \
+	  bin/credo-xla --version && \
+	  scripts/xla-compare.sh bin/credo-xla "$$so" 8
 
 # The Python client's tests (clients/python) against the real `credo serve`,
 # built here into bin/credo (CREDO_BIN=path uses that binary instead), in

@@ -58,7 +58,7 @@ func (o *xlaOpen) open(config string) (compute.Backend, BackendInfo, error) {
 			info.PluginVersion = fmt.Sprintf("PJRT C API %d.%d", major, minor)
 			if c, err := p.NewClient(nil); err == nil {
 				info.Platform = c.Platform()
-				if v := c.PlatformVersion(); v != "" {
+				if v := c.PlatformVersion(); v != "" && v != c.Platform() {
 					info.PluginVersion += ", " + c.Platform() + " " + v
 				}
 				_ = c.Destroy()
