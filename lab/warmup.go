@@ -22,6 +22,7 @@ import (
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/records"
 	"github.com/credo-rl/credo/tokenizer"
 )
 
@@ -31,6 +32,9 @@ type WarmupConfig struct {
 	TaskSeed uint64 `json:"task_seed"`
 	// Difficulty is the task's difficulty settings (as Config.Difficulty).
 	Difficulty string `json:"difficulty,omitempty"`
+	// Source, when it names a records file, is the task instead of Task
+	// (task/records): the records' references are the demonstrations.
+	records.Source
 	// Size picks a fresh model: tiny (tests), small (~1M parameters, the
 	// default: learns a task's format in minutes here) or medium (~10M).
 	Size string `json:"size"`
@@ -133,7 +137,7 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer, opts
 	for _, o := range opts {
 		o(&r)
 	}
-	t, p, err := c.start()
+	t, p, err := c.start(ctx, log)
 	if err != nil {
 		return nil, rep, err
 	}
@@ -177,14 +181,20 @@ func WarmUp(ctx context.Context, c WarmupConfig, out string, log io.Writer, opts
 	return p, rep, nil
 }
 
-// start checks c and builds its task and initial policy.
-func (c WarmupConfig) start() (task.Task, *policy.Policy, error) {
+// start checks c and builds its task and initial policy. A task that
+// cannot give demonstrations (task.DemoLacker) is refused here.
+func (c WarmupConfig) start(ctx context.Context, log io.Writer) (task.Task, *policy.Policy, error) {
 	if err := c.Validate(); err != nil {
 		return nil, nil, &settings.Error{Err: err}
 	}
-	t, err := task.Build(c.Task, c.TaskSeed, c.Difficulty)
+	t, err := records.Build(ctx, c.Task, c.TaskSeed, c.Difficulty, c.Source, log)
 	if err != nil {
 		return nil, nil, &settings.Error{Err: err}
+	}
+	if dl, ok := t.(task.DemoLacker); ok {
+		if err := dl.NoDemos(); err != nil {
+			return nil, nil, &settings.Error{Err: fmt.Errorf("task %s has no demonstrations: %w", t.Name(), err)}
+		}
 	}
 	if err := checkFlawNames(t, c.Demo.FlawRate); err != nil {
 		return nil, nil, &settings.Error{Err: err}

@@ -181,3 +181,40 @@ func TestRecordsFlagsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSFTOnRecords: sft warms up on a records file's references and names
+// the records in warmup.json, so train --init takes them; records without
+// references (IFEval) are refused with the reason.
+func TestSFTOnRecords(t *testing.T) {
+	ctx := context.Background()
+	warm := filepath.Join(t.TempDir(), "warm")
+	file := gsm8kFile(t, 20)
+	code, _, errw := credo(ctx, "sft", "--out", warm, "--size", "tiny", "--steps", "2", "--batch", "2", "--demos", "6",
+		"--eval-prompts", "1", "--eval-max-tokens", "8", "--records", file, "--format", "gsm8k", "--test-fraction", "0.25")
+	if code != 0 {
+		t.Fatalf("sft: exit %d\n%s", code, errw)
+	}
+	var rec struct {
+		Config struct {
+			Task, Records, Format string
+		} `json:"config"`
+	}
+	if err := run.ReadJSON(filepath.Join(warm, run.WarmupFile), &rec); err != nil || rec.Config.Task != "records-gsm8k" || rec.Config.Records == "" || rec.Config.Format != "gsm8k" {
+		t.Errorf("warmup.json %+v, %v", rec, err)
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	code, _, errw = credo(ctx, "train", "--init", warm, "--out", out, "--steps", "1", "--prompts", "1", "--group", "2", "--max-tokens", "8", "--eval-prompts", "1")
+	if code != 0 || !strings.Contains(errw, "task records-gsm8k") {
+		t.Fatalf("train --init: exit %d\n%s", code, errw)
+	}
+	ifeval := filepath.Join(t.TempDir(), "ifeval.jsonl")
+	var b strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&b, `{"key": %d, "prompt": "Write %d words. No commas.", "instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}]}`+"\n", i, i)
+	}
+	os.WriteFile(ifeval, []byte(b.String()), 0o644)
+	code, _, errw = credo(ctx, "sft", "--out", filepath.Join(t.TempDir(), "w2"), "--size", "tiny", "--steps", "1", "--records", ifeval, "--format", "ifeval", "--test-fraction", "0.5")
+	if code == 0 || !strings.Contains(errw, "ifeval records carry no reference responses") {
+		t.Errorf("sft on ifeval records: exit %d\n%s", code, errw)
+	}
+}

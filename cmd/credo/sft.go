@@ -15,6 +15,7 @@ import (
 	"github.com/credo-rl/credo/internal/settings"
 	"github.com/credo-rl/credo/lab"
 	"github.com/credo-rl/credo/replay"
+	"github.com/credo-rl/credo/task/records"
 )
 
 func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -35,6 +36,9 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *out == "" {
 		return usageError{Err: errors.New("--out is required")}
+	}
+	if c.Records != "" {
+		c.Task = records.TaskName(c.Format) // warmup.json names the records' task
 	}
 	ckpt := filepath.Join(*out, sftCheckpointDir)
 	if err := sftOut(*out, ckpt, *replace, *resume, *every); err != nil {

@@ -144,6 +144,7 @@ func warmupSettings() []cli.Setting {
 		{Key: "eval.eval_samples", Flag: "eval-samples", Usage: "sampled responses per evaluation prompt besides the greedy one"},
 		{Key: "eval.eval_max_tokens", Flag: "eval-max-tokens", Usage: "new tokens per evaluation response"},
 	}
+	ss = append(ss, recordSettings()...)
 	ss = append(ss, memorySettings()...)
 	return append(ss, cli.Under("optimizer.", adamSettings())...)
 }
@@ -155,10 +156,14 @@ var warmupNoFlag = cli.NoFlag{
 	"eval.seed":    "the closing evaluation samples with the warm-up's --seed",
 }
 
+// warmupRecords: compare's warm-ups do not take a records file yet.
+const warmupRecords = "compare warms up on a registered task; warm up on records with credo sft --records and pass --init"
+
 // compareNoFlag are the comparison settings without a flag of compare's own.
 var compareNoFlag = cli.NoFlag{
-	"train":                  "every training setting can be given in --train-config FILE (keys as in a run's config.json); the flags above override it",
-	"warmup.init":            "--init reuses a finished warm-up checkpoint instead of making one",
+	"train":          "every training setting can be given in --train-config FILE (keys as in a run's config.json); the flags above override it",
+	"warmup.init":    "--init reuses a finished warm-up checkpoint instead of making one",
+	"warmup.records": warmupRecords, "warmup.format": warmupRecords, "warmup.test_fraction": warmupRecords, "warmup.strict_records": warmupRecords,
 	"warmup.lr_warmup_steps": warmupBySFT, "warmup.lr_min_ratio": warmupBySFT, "warmup.optimizer": warmupBySFT,
 	"warmup.eval": warmupBySFT, "warmup.memory_budget": warmupBySFT, "warmup.micro_batch": warmupBySFT, "warmup.tokenizer": warmupBySFT,
 	"calibrate.group": calibrateFromTrain, "calibrate.max_tokens": calibrateFromTrain, "calibrate.temperature": calibrateFromTrain,
