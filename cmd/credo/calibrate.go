@@ -10,9 +10,11 @@ import (
 	"github.com/credo-rl/credo/lab"
 
 	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/reward/remote"
 	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/records"
 )
 
 func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -38,6 +40,10 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.FloatVar(&c.MaxZeroVar, "max-zero-var", "", "largest share of groups without variance a counted reward may have")
 	fs.FloatVar(&c.Saturated, "saturated", "", "pass rate from which a reward is too close to done to be counted")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "sampling seed")
+	var src records.Source
+	recordFlags(fs, &src)
+	var verifiers []string
+	fs.ListVar(&verifiers, "verifier", verifierUsage)
 	localize := fs.String("localize", "", "comma-separated credit methods whose localization at the start to measure, such as mrtpo,span (default settings of each)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -48,15 +54,26 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *dir == "" {
 		return usageError{Err: errors.New("--init is required")}
 	}
-	t, err := task.Build(*taskName, *taskSeed, *difficulty)
+	t, err := records.Build(ctx, *taskName, *taskSeed, *difficulty, src, stderr)
 	if err != nil {
 		return usageError{Err: err}
+	}
+	if cl, ok := t.(io.Closer); ok {
+		defer cl.Close()
+	}
+	extra, err := remote.Build(verifiers, t)
+	if err != nil {
+		return usageError{Err: err}
+	}
+	vs, err := task.Rewards(ctx, t, nil, extra...)
+	if err != nil {
+		return explain(fs, err)
 	}
 	p, err := policy.Load(*dir)
 	if err != nil {
 		return usageError{Err: fmt.Errorf("--init: %w", err)}
 	}
-	cal, err := lab.Calibrate(ctx, p, t, t.Rewards(), c, stderr)
+	cal, err := lab.Calibrate(ctx, p, t, vs, c, stderr)
 	if err != nil {
 		return err
 	}

@@ -218,3 +218,30 @@ func TestSFTOnRecords(t *testing.T) {
 		t.Errorf("sft on ifeval records: exit %d\n%s", code, errw)
 	}
 }
+
+// TestEvalAndCalibrateOnRecords: eval and calibrate take a records file
+// and a verifier of one's own like train: the test split's prompts, the
+// verifier's reward among the format's.
+func TestEvalAndCalibrateOnRecords(t *testing.T) {
+	url := startVerifier(t, "--pattern", "[aeiou]")
+	ctx := context.Background()
+	ckpt, file := tinyCheckpoint(t), gsm8kFile(t, 20)
+	common := []string{"--records", file, "--format", "gsm8k", "--test-fraction", "0.25", "--verifier", "name=vowels,url=" + url}
+	code, out, errw := credo(ctx, append([]string{"eval", "--model", ckpt, "--prompts", "2", "--max-tokens", "8"}, common...)...)
+	var res struct {
+		Task    string `json:"task"`
+		Rewards struct {
+			Greedy map[string]float64 `json:"greedy"`
+		} `json:"rewards"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Task != "records-gsm8k" || !strings.Contains(out, `"vowels"`) {
+		t.Errorf("eval: exit %d, %+v\n%s\n%s", code, res, out, errw)
+	}
+	code, out, errw = credo(ctx, append([]string{"calibrate", "--init", ckpt, "--prompts", "2", "--group", "2", "--max-tokens", "8"}, common...)...)
+	if code != 0 || !strings.Contains(out, "vowels") || !strings.Contains(out, "answer") {
+		t.Errorf("calibrate: exit %d\n%s\n%s", code, out, errw)
+	}
+	if n, _ := verifierStats(t, url); n < 2+2*2 {
+		t.Errorf("the verifier answered %d requests", n)
+	}
+}
