@@ -3,8 +3,13 @@
 # credo serve must be running (credo serve --addr 127.0.0.1:8700) and
 # credo_client installed in verl's environment (pip install ./clients/python):
 # its verl.plugins entry point registers reward manager and estimator "credo".
-# Each dataset row carries its record: reward_model.ground_truth (GSM8K's
-# answer, "... #### 72"), or extra_info.credo_record for the other formats.
+# Each dataset row carries its record: reward_model.ground_truth (the
+# parquet verl's own examples/data_preprocess/gsm8k.py writes holds the bare
+# number, "72"; a worked solution "... #### 72" works too), or
+# extra_info.credo_record for the other formats (CREDO_FORMAT=ifeval, …;
+# CREDO_REWARDS=a,b narrows the rewards and verl's reward_extra_info keys).
+# On a machine without a GPU verl 0.9.1 stops at its rollout: its rollout
+# registry holds only vllm, sglang and trtllm (clients/python/README.md).
 export CREDO_URL=${CREDO_URL:-http://127.0.0.1:8700}
 export CREDO_FORMAT=gsm8k CREDO_METHOD=span
 python3 -m verl.trainer.main_ppo \
