@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/credo-rl/credo/policy"
+	"github.com/credo-rl/credo/reward/remote"
 	"github.com/credo-rl/credo/run"
 	"github.com/credo-rl/credo/task"
+	"github.com/credo-rl/credo/task/records"
 )
 
 // site is one warm-up of a comparison: where its checkpoint is, how it is
@@ -99,14 +101,18 @@ func calibrateOnce(ctx context.Context, c CompareConfig, st site, log io.Writer)
 	if err != nil {
 		return run.Calibration{}, fmt.Errorf("compare: calibrate: %w", err)
 	}
-	t, err := task.Build(c.Train.Task, c.Train.TaskSeed, c.Train.Difficulty)
+	t, err := records.Build(ctx, c.Train.Task, c.Train.TaskSeed, c.Train.Difficulty, c.Train.Source, nil)
 	if err != nil {
 		return run.Calibration{}, fmt.Errorf("compare: calibrate: %w", err)
 	}
 	if cl, ok := t.(io.Closer); ok {
 		defer cl.Close()
 	}
-	vs, err := task.RewardsOf(t, c.Train.Judges)
+	extra, err := remote.Build(c.Train.Verifiers, t)
+	if err != nil {
+		return run.Calibration{}, fmt.Errorf("compare: calibrate: %w", err)
+	}
+	vs, err := task.RewardsOf(t, c.Train.Judges, extra...)
 	if err != nil {
 		return run.Calibration{}, fmt.Errorf("compare: calibrate: %w", err)
 	}

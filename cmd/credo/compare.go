@@ -38,7 +38,7 @@ func compareConfig(cmd, synopsis string, base lab.CompareConfig, args []string, 
 	fs := newFlags(cmd, synopsis, stdout, stderr)
 	file := compareFlags(fs, &c)
 	if err := fs.Parse(args); err != nil || *file == "" {
-		return fs, c, err
+		return fs, sameRecords(c), err
 	}
 	c = base
 	if err := loadTrainConfig(*file, &c.Train, stderr); err != nil {
@@ -46,7 +46,8 @@ func compareConfig(cmd, synopsis string, base lab.CompareConfig, args []string, 
 	}
 	again := newFlags(cmd, "", io.Discard, io.Discard) // notices were printed by the first parse
 	compareFlags(again, &c)
-	return fs, c, again.Parse(args)
+	err := again.Parse(args)
+	return fs, sameRecords(c), err
 }
 
 // defaultCompare is `credo compare` without flags: the protocol of
@@ -130,7 +131,7 @@ func compareFlags(fs *cli.Flags, c *lab.CompareConfig) (trainConfig *string) {
 	trainConfig = fs.String("train-config", "", "JSON or YAML file of training settings (as in a run's config.json) applied before these flags")
 	fs.Bind(&c.Train, "", cli.Pick(trainSettings(), nil, "prm", "steps", "prompts_per_step", "group", "dynamic_sampling", "max_tokens", "lr",
 		"credit.beta", "credit.span_warmup_steps", "credit.replay_warmup_steps", "credit.scale_to", "eval_every", "eval_prompts",
-		"memory_budget", "micro_batch")...)
+		"memory_budget", "micro_batch", "records", "format", "test_fraction", "strict_records", "verifiers")...)
 	fs.Bind(&c.Warmup, "warmup.", cli.Described("warm-up: ", cli.Pick(warmupSettings(),
 		map[string]string{"size": "warmup-size", "steps": "warmup-steps", "batch": "warmup-batch", "lr": "warmup-lr", "seed": "warmup-seed"},
 		"size", "steps", "batch", "lr", "seed", "demos", "demo.DefaultFlawRate", "demo.FlawRate", "demo.BlockRate"))...)

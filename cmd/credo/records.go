@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/credo-rl/credo/cmd/credo/internal/cli"
+	"github.com/credo-rl/credo/lab"
 	"github.com/credo-rl/credo/task/records"
 )
 
@@ -28,4 +29,15 @@ func recordFlags(fs *cli.Flags, s *records.Source) {
 	fs.StringVar(&s.Format, "format", "", recordSettings()[1].Usage)
 	fs.Float64Var(&s.TestFraction, "test-fraction", 0, recordSettings()[2].Usage)
 	fs.BoolVar(&s.StrictRecords, "strict-records", false, recordSettings()[3].Usage)
+}
+
+// sameRecords gives a comparison's warm-ups the training's records file
+// (from --records or --train-config), and names both tasks after it.
+func sameRecords(c lab.CompareConfig) lab.CompareConfig {
+	if c.Train.Records != "" {
+		c.Warmup.Source = c.Train.Source
+		c.Train.Task = records.TaskName(c.Train.Format)
+		c.Warmup.Task = c.Train.Task
+	}
+	return c
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -243,5 +244,23 @@ func TestEvalAndCalibrateOnRecords(t *testing.T) {
 	}
 	if n, _ := verifierStats(t, url); n < 2+2*2 {
 		t.Errorf("the verifier answered %d requests", n)
+	}
+}
+
+// TestCompareTakesRecords: compare's --records (or records in
+// --train-config) go to the training and the warm-ups alike, and name the
+// task after them.
+func TestCompareTakesRecords(t *testing.T) {
+	file := gsm8kFile(t, 20)
+	cfg := filepath.Join(t.TempDir(), "train.yaml")
+	os.WriteFile(cfg, []byte("records: "+file+"\nformat: gsm8k\ntest_fraction: 0.25\nverifiers: [\"name=v,url=http://127.0.0.1:9/v\"]\n"), 0o644)
+	for _, args := range [][]string{
+		{"--records", file, "--format", "gsm8k", "--test-fraction", "0.25", "--verifier", "name=v,url=http://127.0.0.1:9/v"},
+		{"--train-config", cfg},
+	} {
+		_, c, err := compareConfig("compare", "", defaultCompare(), append([]string{"--out", t.TempDir()}, args...), io.Discard, io.Discard)
+		if err != nil || c.Train.Records != file || c.Warmup.Source != c.Train.Source || c.Train.Task != "records-gsm8k" || c.Warmup.Task != "records-gsm8k" || len(c.Train.Verifiers) != 1 {
+			t.Errorf("%v: %v\ntrain %+v %q\nwarm-up %+v %q", args, err, c.Train.Source, c.Train.Task, c.Warmup.Source, c.Warmup.Task)
+		}
 	}
 }

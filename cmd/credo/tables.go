@@ -156,8 +156,8 @@ var warmupNoFlag = cli.NoFlag{
 	"eval.seed":    "the closing evaluation samples with the warm-up's --seed",
 }
 
-// warmupRecords: compare's warm-ups do not take a records file yet.
-const warmupRecords = "compare warms up on a registered task; warm up on records with credo sft --records and pass --init"
+// warmupRecords: compare's warm-ups take the training's records.
+const warmupRecords = "the warm-ups take the training's records file (--records, or records in --train-config)"
 
 // compareNoFlag are the comparison settings without a flag of compare's own.
 var compareNoFlag = cli.NoFlag{
