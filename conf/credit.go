@@ -3,12 +3,14 @@ package conf
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/internal/settings"
 )
 
 // Credit is a config file's credit section: credit.Config's options under
@@ -136,4 +138,35 @@ func (c *Credit) UnmarshalYAML(n *yaml.Node) error {
 		return fmt.Errorf("credit config: %w", err)
 	}
 	return c.UnmarshalJSON(data)
+}
+
+// Problems is the section's invalid options (credit.Config.Validate), each
+// named by its config.json key under "credit." (credit.OptionError); an
+// error without a key is named "credit".
+func (c Credit) Problems() settings.Problems {
+	err := c.Validate()
+	if err == nil {
+		return nil
+	}
+	var ps settings.Problems
+	for _, e := range leafErrors(err) {
+		if oe := (*credit.OptionError)(nil); errors.As(e, &oe) {
+			ps = append(ps, settings.Problem{Key: "credit." + oe.Key, Msg: oe.Msg})
+			continue
+		}
+		ps = append(ps, settings.Problem{Key: "credit", Msg: e.Error()})
+	}
+	return ps
+}
+
+// leafErrors flattens errors.Join trees.
+func leafErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, leafErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }

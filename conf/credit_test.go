@@ -64,3 +64,27 @@ func TestConfigYAML(t *testing.T) {
 		t.Errorf("unknown YAML key: err = %v", err)
 	}
 }
+
+// TestCreditProblems: each invalid option is named by its key under
+// credit.; valid settings have none.
+func TestCreditProblems(t *testing.T) {
+	for _, tc := range []struct {
+		edit func(*Credit)
+		want []string
+	}{
+		{func(*Credit) {}, nil},
+		{func(c *Credit) { c.Beta = 2 }, []string{"credit.beta"}},
+		{func(c *Credit) { c.Beta, c.Eta = -1, 3 }, []string{"credit.beta", "credit.eta"}},
+		{func(c *Credit) { c.Target = "x" }, []string{"credit"}}, // an error without a key
+	} {
+		c := DefaultCredit()
+		tc.edit(&c)
+		var got []string
+		for _, p := range c.Problems() {
+			got = append(got, p.Key)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("problems %v, want %v", got, tc.want)
+		}
+	}
+}

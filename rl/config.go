@@ -1,12 +1,10 @@
 package rl
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/credo-rl/credo/conf"
-	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/internal/settings"
 	"github.com/credo-rl/credo/optim"
 	"github.com/credo-rl/credo/task/records"
@@ -200,39 +198,11 @@ func (c Config) Validate() error {
 	if !(c.MaxVerifyErrors >= 0 && c.MaxVerifyErrors <= 1) {
 		bad("max_verify_errors", "must be a share in [0, 1], got %v", c.MaxVerifyErrors)
 	}
-	if err := c.Credit.Validate(); err != nil {
-		ps = append(ps, creditProblems(err)...)
-	}
+	ps = append(ps, c.Credit.Problems()...)
 	if len(ps) == 0 {
 		return nil
 	}
 	return ps
-}
-
-// creditProblems names credit.Config's errors by key (credit.OptionError);
-// an error without one is named by "credit".
-func creditProblems(err error) settings.Problems {
-	var ps settings.Problems
-	for _, e := range leafErrors(err) {
-		if oe := (*credit.OptionError)(nil); errors.As(e, &oe) {
-			ps = append(ps, settings.Problem{Key: "credit." + oe.Key, Msg: oe.Msg})
-			continue
-		}
-		ps = append(ps, settings.Problem{Key: "credit", Msg: e.Error()})
-	}
-	return ps
-}
-
-// leafErrors flattens errors.Join trees.
-func leafErrors(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, leafErrors(e)...)
-		}
-		return out
-	}
-	return []error{err}
 }
 
 // configErr is a *settings.Error with a formatted message.

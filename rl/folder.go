@@ -1,9 +1,7 @@
 package rl
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -111,23 +109,9 @@ func absolutePaths(c Config) Config {
 // LoadRunConfig reads the configuration a run directory was started with
 // (its config.json, over the defaults for settings it predates).
 func LoadRunConfig(dir string) (Config, error) {
-	st, err := os.Stat(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return Config{}, configErr("resume: run directory %s does not exist (start a new run without --resume)", dir)
-	}
-	if err != nil {
-		return Config{}, fmt.Errorf("resume: %w", err)
-	}
-	if !st.IsDir() {
-		return Config{}, configErr("resume: %s is a file, not a run directory", dir)
-	}
-	path := filepath.Join(dir, run.ConfigFile)
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return Config{}, configErr("resume: %s holds no run (it has no config.json)", dir)
-	}
 	c := DefaultConfig()
-	if err := LoadConfigFile(path, &c); err != nil {
-		return Config{}, fmt.Errorf("resume: %w", err)
+	if err := ckpt.LoadConfig(dir, func(path string) error { return LoadConfigFile(path, &c) }); err != nil {
+		return Config{}, err
 	}
 	return c, nil
 }
