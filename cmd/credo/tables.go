@@ -211,6 +211,7 @@ func prmTrainSettings() []cli.Setting {
 
 // prmTrainNoFlag are the PRM training settings without a flag.
 var prmTrainNoFlag = cli.NoFlag{
-	"policy.sample.stop": "a step-labelled response runs to its end (EOS or --policy-max-tokens): a stop sequence would cut its last steps",
-	"policy.sample.seed": "policy samples are seeded by --seed",
+	"policy.sample.stop":     "a step-labelled response runs to its end (EOS or --policy-max-tokens): a stop sequence would cut its last steps",
+	"policy.sample.seed":     "policy samples are seeded by --seed",
+	"policy.sample.suppress": "`credo sample`'s own (its --raw): training draws from the policy as it is",
 }
