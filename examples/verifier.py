@@ -20,7 +20,7 @@ It listens on 127.0.0.1 (PORT 0, the default, picks a free port) and prints
 answers {"requests": N, "score_sum": S} (what it has judged so far).
 Then: credo train --verifier name=regex,url=http://127.0.0.1:PORT/verify ...
 
-Standard library only.
+Standard library only; examples/test_verifier.py tests it (python3 -m pytest).
 """
 
 from __future__ import annotations
