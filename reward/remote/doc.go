@@ -30,5 +30,5 @@
 // Check sends one probe (an empty prompt and response) so that a verifier
 // that is down stops the start. examples/verifier.py is a complete one.
 //
-// It imports reward and internal/httpcall.
+// It imports reward, internal/httpcall and internal/redact.
 package remote

@@ -22,6 +22,6 @@
 // (GSM8K's worked answers, BFCL's ground-truth call, SQL's reference
 // query); IFEval records have none, and the task says so (task.DemoLacker).
 //
-// It imports the task packages whose record readers it uses (ifeval,
-// arith, toolcall, sql).
+// It imports task, reward, internal/boundedread and the task packages
+// whose record readers it uses (ifeval, arith, toolcall, sql).
 package records
