@@ -1,6 +1,9 @@
 package reward
 
-import "context"
+import (
+	"context"
+	"sort"
+)
 
 // Checker is a verifier that can be asked once, before any work, whether
 // it can work at all (a judge: is its server up, does it know the model).
@@ -22,4 +25,34 @@ func Check(ctx context.Context, vs []Verifier) error {
 		}
 	}
 	return nil
+}
+
+// WeightOf is v's weight c[k] in the combined reward by default: a
+// Weighted verifier's own (a judge's configured weight), else 1.
+func WeightOf(v Verifier) float64 {
+	if w, ok := v.(Weighted); ok {
+		return w.Weight()
+	}
+	return 1
+}
+
+// Weights is each verifier's c[k]: override's value for its name, else
+// WeightOf. unknown lists, sorted, the names in override that are no
+// verifier's (a typo would otherwise weigh nothing, silently).
+func Weights(vs []Verifier, override map[string]float64) (w []float64, unknown []string) {
+	w = make([]float64, len(vs))
+	known := map[string]bool{}
+	for k, v := range vs {
+		w[k], known[v.Name()] = WeightOf(v), true
+		if x, ok := override[v.Name()]; ok {
+			w[k] = x
+		}
+	}
+	for name := range override {
+		if !known[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	sort.Strings(unknown)
+	return w, unknown
 }

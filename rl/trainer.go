@@ -217,23 +217,12 @@ func (t *Trainer) setUp(ctx context.Context) (err error) {
 	return nil
 }
 
-// setWeights gives each reward its c[k]: 1, a judge's own weight, or the
+// setWeights gives each reward its c[k] (reward.Weights): 1, a judge's own weight, or the
 // configuration's; a weight for no reward of the run is an error.
 func (t *Trainer) setWeights() error {
-	t.weights = make([]float64, len(t.rewards))
-	for k, v := range t.rewards {
-		t.weights[k] = 1
-		if w, ok := v.(reward.Weighted); ok {
-			t.weights[k] = w.Weight()
-		}
-		if w, ok := t.c.Weights[v.Name()]; ok {
-			t.weights[k] = w
-		}
-	}
-	for name := range t.c.Weights {
-		if !hasReward(t.rewards, name) {
-			return &settings.Error{Err: settings.Problems{{Key: "reward_weights." + name, Msg: fmt.Sprintf("%q is not a reward of task %s (rewards: %s)", name, t.c.Task, rewardNames(t.rewards))}}}
-		}
+	var unknown []string
+	if t.weights, unknown = reward.Weights(t.rewards, t.c.Weights); len(unknown) > 0 {
+		return &settings.Error{Err: settings.Problems{{Key: "reward_weights." + unknown[0], Msg: fmt.Sprintf("%q is not a reward of task %s (rewards: %s)", unknown[0], t.c.Task, rewardNames(t.rewards))}}}
 	}
 	return nil
 }
@@ -282,15 +271,6 @@ func (t *Trainer) startPolicy() error {
 		return &settings.Error{Err: err}
 	}
 	return nil
-}
-
-func hasReward(vs []reward.Verifier, name string) bool {
-	for _, v := range vs {
-		if v.Name() == name {
-			return true
-		}
-	}
-	return false
 }
 
 func rewardNames(vs []reward.Verifier) string { return strings.Join(reward.NamesOf(vs), ", ") }
