@@ -124,11 +124,13 @@ def gen_flops(c, prompts=PROMPTS, group=GROUP, prompt_len=PROMPT_LEN, new=NEW):
 
 def bench(c, runs, warmup, gen):
     ps = {n: p.detach() for n, p in bench_torch.init(c, gen).items()}
-    prompts = torch.randint(0, c["vocab_size"], (PROMPTS, PROMPT_LEN), generator=gen)
+    prompts = bench_torch.on_device(torch.randint(0, c["vocab_size"], (PROMPTS, PROMPT_LEN), generator=gen, device=gen.device))
+    draws = gen if gen.device == prompts.device else torch.Generator(device=prompts.device).manual_seed(1)  # sampling's, on the model's device
     times = []
     for i in range(warmup + runs):
         t0 = time.perf_counter()
-        toks, lps = generate(c, ps, prompts, GROUP, NEW, gen)
+        toks, lps = generate(c, ps, prompts, GROUP, NEW, draws)
+        bench_torch.sync()
         if i >= warmup:
             times.append(time.perf_counter() - t0)
     if not torch.isfinite(lps).all():
@@ -143,14 +145,16 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--configs", default="1M,10M", help="comma-separated subset of " + ",".join(bench_torch.CONFIGS))
     ap.add_argument("--check", action="store_true", help="verify cached decoding against a full re-run first")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda (PyTorch 2; TF32 matmuls unless CREDO_TF32=0)")
     ap.add_argument("--peak", type=float, default=float(os.environ.get("CREDO_PEAK_GFLOPS", "200")),
                     help="float32 peak in GFLOP/s that mfu is stated against (default $CREDO_PEAK_GFLOPS or 200)")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)  # reference.py sets 1 at import
-    blas = bench_torch.blas_in_use()
-    if blas not in ("openblas", "mkl"):
+    bench_torch.set_device(a.device)
+    blas = bench_torch.blas_in_use() if a.device == "cpu" else a.device
+    if blas not in ("openblas", "mkl", a.device):
         print(f"bench_generate_torch: warning: BLAS is {blas}, not OpenBLAS or MKL; see scripts/bench-sample.sh", file=sys.stderr)
-    gen = torch.Generator().manual_seed(1)
+    gen = torch.Generator(device="cpu").manual_seed(1)
     with torch.inference_mode():
         for name in a.configs.split(","):
             if name not in bench_torch.CONFIGS:

@@ -100,9 +100,32 @@ def init(c, gen):
         if name.endswith("norm.weight"):
             t = torch.ones(shape)
         else:
-            t = 0.02 * torch.randn(shape, generator=gen)
+            t = on_device(0.02 * torch.randn(shape, generator=gen, device=gen.device))
         ps[name] = t.requires_grad_(True)
     return ps
+
+
+def on_device(t):
+    """t on the default device (--device sets it): random draws come from a
+    CPU generator, so every device starts from the same weights."""
+    return t.to(torch.empty(0).device)
+
+
+def set_device(name):
+    """Makes name ("cpu", "cuda") the device new tensors land on; on CUDA,
+    float32 matmuls may use TF32 when tf32 (as XLA's GPU backend does by
+    default)."""
+    if name == "cpu":
+        return
+    torch.set_default_device(name)
+    torch.backends.cuda.matmul.allow_tf32 = os.environ.get("CREDO_TF32", "1") == "1"
+    torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32
+
+
+def sync():
+    """Waits for the device's queued work (CUDA runs asynchronously)."""
+    if torch.empty(0).device.type == "cuda":
+        torch.cuda.synchronize()
 
 
 def blas_in_use():
@@ -153,7 +176,7 @@ def new_step(c, batch, seq, attention="explicit", compiled=False):
     function returning the loss."""
     gen = torch.Generator().manual_seed(1)
     ps = init(c, gen)
-    tokens = torch.randint(0, c["vocab_size"], (batch, seq + 1), generator=gen)
+    tokens = on_device(torch.randint(0, c["vocab_size"], (batch, seq + 1), generator=gen, device=gen.device))
     mask = torch.ones(batch, seq)
     decay = [p for p in ps.values() if p.dim() >= 2]
     no_decay = [p for p in ps.values() if p.dim() < 2]
@@ -229,6 +252,7 @@ def main():
                     help="sdpa: F.scaled_dot_product_attention (PyTorch 2, the default there); "
                          "explicit: reference.py's softmax(QK^T)V (the only form on 1.13)")
     ap.add_argument("--compile", action="store_true", help="torch.compile the loss and the update (PyTorch 2)")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda (PyTorch 2; TF32 matmuls unless CREDO_TF32=0)")
     ap.add_argument("--profile", metavar="N", type=int, default=0,
                     help="after timing, profile two more steps and print the N costliest ops (torch.profiler)")
     a = ap.parse_args()
@@ -237,8 +261,9 @@ def main():
     if a.batch < 1 or a.seq < 1 or a.steps < 1:
         raise SystemExit("bench_torch: --batch, --seq and --steps must be positive")
     torch.set_num_threads(a.threads)  # reference.py sets 1 at import
-    blas = blas_in_use()
-    if blas not in ("openblas", "mkl"):
+    set_device(a.device)
+    blas = blas_in_use() if a.device == "cpu" else a.device
+    if blas not in ("openblas", "mkl", a.device):
         print(f"bench_torch: warning: BLAS is {blas}, not OpenBLAS or MKL; see scripts/bench.sh", file=sys.stderr)
     names = [a.size] if a.size else a.configs.split(",")
     for name in names:
