@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/credo-rl/credo/internal/shareddata"
 	"github.com/credo-rl/credo/run"
 )
 
@@ -262,5 +263,40 @@ func TestCompareTakesRecords(t *testing.T) {
 		if err != nil || c.Train.Records != file || c.Warmup.Source != c.Train.Source || c.Train.Task != "records-gsm8k" || c.Warmup.Task != "records-gsm8k" || len(c.Train.Verifiers) != 1 {
 			t.Errorf("%v: %v\ntrain %+v %q\nwarm-up %+v %q", args, err, c.Train.Source, c.Train.Task, c.Warmup.Source, c.Warmup.Task)
 		}
+	}
+}
+
+// TestMRTPOOnIFEvalRecords: MRTPO trains on IFEval records, replaying each
+// prompt without the sentences that state an instruction's reward (its
+// block); a reward per instruction id present.
+func TestMRTPOOnIFEvalRecords(t *testing.T) {
+	data, err := os.ReadFile(shareddata.Path(t, "ifeval/input_data.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")[:40]
+	file := filepath.Join(t.TempDir(), "ifeval.jsonl")
+	os.WriteFile(file, []byte(strings.Join(lines, "")), 0o644)
+	out := filepath.Join(t.TempDir(), "run")
+	code, _, errw := credo(context.Background(), "train", "--init", tinyCheckpoint(t), "--out", out, "--records", file, "--format", "ifeval",
+		"--method", "mrtpo", "--steps", "1", "--prompts", "2", "--group", "2", "--max-tokens", "8", "--eval-prompts", "1", "--samples-per-step", "4")
+	if code != 0 {
+		t.Fatalf("train: exit %d\n%s", code, errw)
+	}
+	blocks := 0
+	err = run.ReadLines(filepath.Join(out, run.SamplesFile), func(b []byte) error {
+		var s run.Sample
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		for _, v := range s.Verdicts {
+			if !v.Skip && v.Info != "" && strings.Contains(s.Prompt, v.Info) {
+				blocks++ // the block is the prompt's own sentence
+			}
+		}
+		return nil
+	})
+	if err != nil || blocks == 0 {
+		t.Errorf("samples: %v, %d verdicts whose block is a sentence of the prompt", err, blocks)
 	}
 }
