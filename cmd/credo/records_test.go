@@ -155,6 +155,11 @@ func TestTrainOnRecordsWithOwnVerifier(t *testing.T) {
 	if !found {
 		t.Errorf("no verdict of the verifier's with its block in %+v", sample.Verdicts)
 	}
+	// eval of the run takes its records from run-config.json
+	code, o, errw := credo(ctx, "eval", "--model", out, "--prompts", "2", "--max-tokens", "8")
+	if code != 0 || !strings.Contains(o, `"task": "records-gsm8k"`) || !strings.Contains(errw, "task records-gsm8k") {
+		t.Errorf("eval of the run: exit %d\n%s\n%s", code, o, errw)
+	}
 }
 
 // TestRecordsFlagsRefused: a records file without its format, and a
