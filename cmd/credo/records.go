@@ -32,9 +32,12 @@ func recordFlags(fs *cli.Flags, s *records.Source) {
 }
 
 // sameRecords gives a comparison's warm-ups the training's records file
-// (from --records or --train-config), and names both tasks after it.
+// (from --records or --train-config), pinned to its digest, and names
+// both tasks after it.
 func sameRecords(c lab.CompareConfig) lab.CompareConfig {
 	if c.Train.Records != "" {
+		// A file that cannot be read fails when the task is built, saying why.
+		c.Train.Source, _ = records.Pin(c.Train.Source)
 		c.Warmup.Source = c.Train.Source
 		c.Train.Task = records.TaskName(c.Train.Format)
 		c.Warmup.Task = c.Train.Task

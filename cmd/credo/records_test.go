@@ -214,6 +214,12 @@ func TestSFTOnRecords(t *testing.T) {
 	if code != 0 || !strings.Contains(errw, "task records-gsm8k") {
 		t.Fatalf("train --init: exit %d\n%s", code, errw)
 	}
+	// the warm-up pinned the file: once it changes, train --init refuses it
+	os.WriteFile(file, []byte(`{"question": "x?", "answer": "#### 1"}`+"\n"), 0o644)
+	code, _, errw = credo(ctx, "train", "--init", warm, "--out", filepath.Join(t.TempDir(), "r2"), "--steps", "1")
+	if code == 0 || !strings.Contains(errw, "changed since the run was set up") {
+		t.Errorf("train --init on a changed file: exit %d\n%s", code, errw)
+	}
 	ifeval := filepath.Join(t.TempDir(), "ifeval.jsonl")
 	var b strings.Builder
 	for i := range 10 {

@@ -39,6 +39,11 @@ func runSFT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if c.Records != "" {
 		c.Task = records.TaskName(c.Format) // warmup.json names the records' task
+		s, err := records.Pin(c.Source)     // and the file's digest, which train --init checks
+		if err != nil {
+			return usageError{Err: err}
+		}
+		c.Source = s
 	}
 	ckpt := filepath.Join(*out, sftCheckpointDir)
 	if err := sftOut(*out, ckpt, *replace, *resume, *every); err != nil {

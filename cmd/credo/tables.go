@@ -118,7 +118,10 @@ var trainAliases = map[string]string{
 }
 
 // trainNoFlag: every rl.Config setting has a flag.
-var trainNoFlag = cli.NoFlag{}
+var trainNoFlag = cli.NoFlag{"records_sha256": recordsDigest}
+
+// recordsDigest: the records file's digest is read from the file.
+const recordsDigest = "the records file's SHA-256, taken from the file when a run starts; a resume refuses a file that changed"
 
 // warmupSettings are lab.WarmupConfig's: `credo sft`'s flags, and the
 // subset `credo compare` takes.
@@ -151,9 +154,10 @@ func warmupSettings() []cli.Setting {
 
 // warmupNoFlag are the warm-up settings without a flag.
 var warmupNoFlag = cli.NoFlag{
-	"eval.workers": "the closing evaluation runs the task's own verifiers, 4 at once; not saved in warmup.json",
-	"eval.timeout": "the closing evaluation's verifiers are the task's own, which answer well within their 2 s; not saved in warmup.json",
-	"eval.seed":    "the closing evaluation samples with the warm-up's --seed",
+	"records_sha256": recordsDigest,
+	"eval.workers":   "the closing evaluation runs the task's own verifiers, 4 at once; not saved in warmup.json",
+	"eval.timeout":   "the closing evaluation's verifiers are the task's own, which answer well within their 2 s; not saved in warmup.json",
+	"eval.seed":      "the closing evaluation samples with the warm-up's --seed",
 }
 
 // warmupRecords: compare's warm-ups take the training's records.
@@ -161,9 +165,9 @@ const warmupRecords = "the warm-ups take the training's records file (--records,
 
 // compareNoFlag are the comparison settings without a flag of compare's own.
 var compareNoFlag = cli.NoFlag{
-	"train":          "every training setting can be given in --train-config FILE (keys as in a run's config.json); the flags above override it",
-	"warmup.init":    "--init reuses a finished warm-up checkpoint instead of making one",
-	"warmup.records": warmupRecords, "warmup.format": warmupRecords, "warmup.test_fraction": warmupRecords, "warmup.strict_records": warmupRecords,
+	"train":                 "every training setting can be given in --train-config FILE (keys as in a run's config.json); the flags above override it",
+	"warmup.init":           "--init reuses a finished warm-up checkpoint instead of making one",
+	"warmup.records_sha256": warmupRecords, "warmup.records": warmupRecords, "warmup.format": warmupRecords, "warmup.test_fraction": warmupRecords, "warmup.strict_records": warmupRecords,
 	"warmup.lr_warmup_steps": warmupBySFT, "warmup.lr_min_ratio": warmupBySFT, "warmup.optimizer": warmupBySFT,
 	"warmup.eval": warmupBySFT, "warmup.memory_budget": warmupBySFT, "warmup.micro_batch": warmupBySFT, "warmup.tokenizer": warmupBySFT,
 	"calibrate.group": calibrateFromTrain, "calibrate.max_tokens": calibrateFromTrain, "calibrate.temperature": calibrateFromTrain,

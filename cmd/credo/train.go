@@ -32,6 +32,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if !*resume && c.Records != "" {
 		c.Task = records.TaskName(c.Format) // the records are the task, whatever --init learned
+		s, err := records.Pin(c.Source)     // a resume must find the same file
+		if err != nil {
+			return usageError{Err: err}
+		}
+		c.Source = s
 	} else if !*resume {
 		if err := initTask(fs, *configFile, &c, stderr); err != nil {
 			return usageError{Err: err}

@@ -3,6 +3,7 @@ package records
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -255,5 +256,29 @@ func TestBuild(t *testing.T) {
 		if cl, ok := tk.(interface{ Close() error }); ok {
 			cl.Close()
 		}
+	}
+}
+
+// Pin records the file's digest; Build refuses the file once it changes.
+func TestPin(t *testing.T) {
+	path := writeLines(t, `{"question": "a?", "answer": "#### 1"}`, `{"question": "b?", "answer": "#### 2"}`, `{"question": "c?", "answer": "#### 3"}`, `{"question": "d?", "answer": "#### 4"}`)
+	s, err := Pin(Source{Records: path, Format: "gsm8k", TestFraction: 0.5})
+	if err != nil || len(s.SHA256) != 64 {
+		t.Fatalf("%+v, %v", s, err)
+	}
+	if again, _ := Pin(s); again != s {
+		t.Errorf("pinned twice: %+v", again)
+	}
+	if none, err := Pin(Source{}); err != nil || none != (Source{}) {
+		t.Errorf("no file: %+v, %v", none, err)
+	}
+	tk, err := Build(context.Background(), "", 1, "", s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk.(*Task).Close()
+	os.WriteFile(path, []byte(`{"question": "e?", "answer": "#### 5"}`+"\n"), 0o644)
+	if _, err := Build(context.Background(), "", 1, "", s, nil); err == nil || !strings.Contains(err.Error(), "changed since the run was set up") {
+		t.Errorf("a changed file: %v", err)
 	}
 }

@@ -2,9 +2,15 @@ package records
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/credo-rl/credo/internal/boundedread"
 
 	"github.com/credo-rl/credo/task"
 )
@@ -23,6 +29,36 @@ type Source struct {
 	// StrictRecords refuses a file with a malformed record instead of
 	// skipping the record.
 	StrictRecords bool `json:"strict_records,omitempty" yaml:"strict_records,omitempty"`
+	// SHA256 is the records file's digest when the run was set up (Pin):
+	// Build refuses a file that no longer has it, since a resumed run must
+	// see the prompts it started with. Empty: not checked.
+	SHA256 string `json:"records_sha256,omitempty" yaml:"records_sha256,omitempty"`
+}
+
+// Pin is s with SHA256 set to its records file's digest, unless already
+// set or s names no file.
+func Pin(s Source) (Source, error) {
+	if s.Records == "" || s.SHA256 != "" {
+		return s, nil
+	}
+	d, err := digest(s)
+	s.SHA256 = d
+	return s, err
+}
+
+// digest is the hex SHA-256 of the records file s names (a sql folder's
+// records.jsonl).
+func digest(s Source) (string, error) {
+	path := s.Records
+	if st, err := os.Stat(path); err == nil && st.IsDir() && s.Format == "sql" {
+		path = filepath.Join(path, FolderFile)
+	}
+	data, err := boundedread.ReadFile(path, boundedread.Record)
+	if err != nil {
+		return "", fmt.Errorf("records: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // TaskName is the name of the task a file of records in format makes.
@@ -45,6 +81,15 @@ func Build(ctx context.Context, name string, seed uint64, difficulty string, s S
 	}
 	if s.Format == "" {
 		return nil, errors.New("a records file needs its format (--format ifeval, gsm8k, bfcl or sql)")
+	}
+	if s.SHA256 != "" {
+		d, err := digest(s)
+		if err != nil {
+			return nil, err
+		}
+		if d != s.SHA256 {
+			return nil, fmt.Errorf("records %s changed since the run was set up (sha256 %.12s…, now %.12s…): restore the file, or start a new run", s.Records, s.SHA256, d)
+		}
 	}
 	t, err := Open(ctx, s.Records, Options{Format: s.Format, TestFraction: s.TestFraction, Strict: s.StrictRecords, Seed: seed})
 	if err != nil {
