@@ -72,6 +72,10 @@ def test_grpo_trainer_trains_on_credo_advantages(server, qwen3_tokenizer, tmp_pa
     trainer.train()
     assert any(not torch.equal(a, b.detach()) for a, b in zip(before, model.parameters()))  # it trained
     assert len(trainer.made) == 3 and len(trainer.seen) >= 3
+    # only the reward these records are judged on is logged: the two case rewards skip every
+    # record (no such id), and TRL would log them as columns of None
+    logged = {k for h in trainer.state.log_history for k in h if k.startswith("rewards/")}
+    assert logged == {"rewards/punctuation:no_comma/mean", "rewards/punctuation:no_comma/std"}, logged
 
     client = Client(server.url)
     nonzero = 0
