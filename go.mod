@@ -9,6 +9,7 @@ require (
 	github.com/gomlx/gomlx v0.28.16
 	golang.org/x/text v0.35.0
 	gopkg.in/yaml.v3 v3.0.1
+	k8s.io/klog/v2 v2.140.0
 	modernc.org/sqlite v1.62.0
 )
 
@@ -23,7 +24,6 @@ require (
 	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
-	k8s.io/klog/v2 v2.140.0 // indirect
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect

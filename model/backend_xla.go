@@ -4,6 +4,7 @@ package model
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,12 +15,24 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/gomlx/go-xla/compute/xla" // XLA through a PJRT plugin loaded at run time (dlopen: cgo)
 	"github.com/gomlx/go-xla/pjrt"
+	"k8s.io/klog/v2"
 )
+
+// XLALogEnv set to 1 turns on go-xla's and GoMLX's verbose log (klog's
+// -v=1, on stderr): a "Compiling" and a "Compiled in" line per graph, from
+// which a run's graph count and compile time are read
+// (scripts/xla-compare.sh does), among much else.
+const XLALogEnv = "CREDO_XLA_LOG"
 
 func init() {
 	// Nothing is ever downloaded: the autoinstall package is not linked,
 	// and this keeps it off should anything else link it.
 	xla.EnableAutoInstall(false)
+	if os.Getenv(XLALogEnv) == "1" {
+		fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+		klog.InitFlags(fs)
+		_ = fs.Set("v", "1")
+	}
 	o := &xlaOpen{clients: map[string]xlaClient{}}
 	xlaOpener = o.open
 }

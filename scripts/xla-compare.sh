@@ -12,8 +12,8 @@
 #     probability sits within float32 rounding of a draw, which this check
 #     would then report, with the step).
 # CREDO is a binary built with -tags xla (both backends). Each run's wall
-# time (XLA's includes compiling each shape's graphs) and backend.json are
-# printed.
+# time, backend.json, and on XLA the graphs it compiled and the time that
+# took (CREDO_XLA_LOG's "Compiled in" lines) are printed.
 # make test-xla runs it with STEPS=8; STEPS also sets train's steps (2 + STEPS/8).
 set -euo pipefail
 credo=${1:?usage: xla-compare.sh CREDO PLUGIN [STEPS]}
@@ -28,6 +28,7 @@ export GOMLX_NO_AUTO_INSTALL=1
 
 for b in go "xla:$plugin"; do
   name=${b%%:*}
+  export CREDO_XLA_LOG=$([ "$name" = xla ] && echo 1 || echo 0) # each graph's compile, in the log
   t0=$(date +%s.%N)
   "$credo" sft --backend "$b" --task slots --steps "$steps" --eval-prompts 0 --seed 1 \
     --out "$out/$name-sft" >"$out/$name-sft.log" 2>&1 || { cat "$out/$name-sft.log"; exit 1; }
@@ -38,6 +39,12 @@ for b in go "xla:$plugin"; do
   t2=$(date +%s.%N)
   printf '%s: sft %d steps %.1f s, train %d steps %.1f s\n' "$name" "$steps" "$(echo "$t1 - $t0" | bc)" \
     "$train_steps" "$(echo "$t2 - $t1" | bc)"
+done
+for run in sft train; do # go-xla's "Compiled in 1.234s" (or ms, µs) lines
+  awk -v run="$run" '/Compiled in / { d = $NF; s = d + 0
+      if (d ~ /ms$/) s /= 1e3; else if (d ~ /µs$|us$/) s /= 1e6; else if (d ~ /m[0-9]/) { split(d, p, "m"); s = p[1] * 60 + p[2] }
+      n++; t += s }
+    END { printf "xla %s: %d graphs compiled in %.1f s\n", run, n, t }' "$out/xla-$run.log"
 done
 
 python3 - "$out" "$sft_tol" "$train_tol" <<'EOF'
