@@ -136,11 +136,13 @@ func TestMicroBatchesEqualWholeBatch(t *testing.T) {
 }
 
 // TestMicroRows: the override wins, no budget runs the batch whole, and a
-// budget gives as many sequences as StepBytes says fit (at least one).
+// budget gives as many sequences as StepBytes says fit beside the weights,
+// gradient and AdamW moments (16 bytes a parameter), at least one.
 func TestMicroRows(t *testing.T) {
 	c := model.Tiny(40)
 	seqs := [][]int32{make([]int32, 20), make([]int32, 3), make([]int32, 7), make([]int32, 9)}
 	per := Bytes(c.StepBytes(32)) // 20 tokens pad to 32
+	static := Bytes(16 * c.NumParams())
 	for _, tc := range []struct {
 		name string
 		mem  Memory
@@ -148,9 +150,10 @@ func TestMicroRows(t *testing.T) {
 	}{
 		{"no budget", Memory{}, 4},
 		{"override", Memory{Budget: 1, MicroBatch: 3}, 3},
-		{"two fit", Memory{Budget: 2*per + per/2}, 2},
+		{"two fit", Memory{Budget: static + 2*per + per/2}, 2},
+		{"static counted", Memory{Budget: 2*per + per/2}, max(1, int((2*per+per/2-static)/per))},
 		{"too small", Memory{Budget: per / 2}, 1},
-		{"all fit", Memory{Budget: 100 * per}, 100},
+		{"all fit", Memory{Budget: static + 100*per}, 100},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, _ := model.New(c, 1)
