@@ -26,8 +26,9 @@ const (
 	skinnyMaxRows = 64
 	// skinnyMinWork is the multiply-adds below which one core does it all.
 	skinnyMinWork = 1 << 18
-	// skinnyStripsPerItem is how many 16-wide strips a worker takes at a time.
-	skinnyStripsPerItem = 4
+	// skinnyPackBytes bounds the strips a worker copies at a time: they stay
+	// in L2 while every group of rows reads them.
+	skinnyPackBytes = 128 << 10
 )
 
 // isSkinnyFloat32 says whether a non-transposed float32 product takes the
@@ -47,20 +48,24 @@ var avx2SkinnyEnabled = envutil.MustReadBool(envutil.GoBackendAVX2_Skinny, true)
 // through the 4×16 tile (4×8 and scalar for the last columns). Rows beyond
 // the last group of 4 repeat the last real row and write to a scratch tile.
 func avx2SkinnyFloat32(backend *gobackend.Backend, lhs, rhs []float32, M, N, K int, output []float32) {
+	// A worker takes a few strips at a time and copies them in one pass:
+	// each rhs row then gives up 64·perItem contiguous bytes at once, which
+	// the prefetchers stream better than one 64-byte line per row.
+	perItem := max(1, min(8, skinnyPackBytes/(K*16*4)))
 	strips := (N + 15) / 16
-	items := (strips + skinnyStripsPerItem - 1) / skinnyStripsPerItem
+	items := (strips + perItem - 1) / perItem
 	var next atomic.Int64
 	work := func() {
 		var scratch [4][16]float32
-		strip := make([]float32, K*16)
+		packed := make([]float32, perItem*K*16)
 		for {
 			it := int(next.Add(1) - 1)
 			if it >= items {
 				return
 			}
-			from := it * skinnyStripsPerItem * 16
-			to := min(N, from+skinnyStripsPerItem*16)
-			skinnyColumnsFloat32(lhs, rhs, M, N, K, from, to, output, strip, &scratch)
+			from := it * perItem * 16
+			to := min(N, from+perItem*16)
+			skinnyColumnsFloat32(lhs, rhs, M, N, K, from, to, output, packed, &scratch)
 		}
 	}
 	if backend == nil || backend.Workers == nil || backend.Workers.AdjustedMaxParallelism() <= 1 || items == 1 ||
@@ -72,15 +77,15 @@ func avx2SkinnyFloat32(backend *gobackend.Backend, lhs, rhs []float32, M, N, K i
 }
 
 // skinnyColumnsFloat32 computes output columns [from, to) of every row.
-// Each 16-wide strip of the rhs is first copied into strip [K·16]: read in
-// place, a strip's rows lie N floats apart, and for N a multiple of a large
-// power of two they fall into a few cache sets and evict each other before
-// the next group of rows reads them again.
-func skinnyColumnsFloat32(lhs, rhs []float32, M, N, K, from, to int, output, strip []float32, scratch *[4][16]float32) {
+// The 16-wide strips of the rhs in that range are first copied into packed
+// ([strip][K][16]): read in place, a strip's rows lie N floats apart, and
+// for N a multiple of a large power of two they fall into a few cache sets
+// and evict each other before the next group of rows reads them again.
+func skinnyColumnsFloat32(lhs, rhs []float32, M, N, K, from, to int, output, packed []float32, scratch *[4][16]float32) {
 	lhsBase := unsafe.Pointer(unsafe.SliceData(lhs))
 	rhsBase := unsafe.Pointer(unsafe.SliceData(rhs))
 	outBase := unsafe.Pointer(unsafe.SliceData(output))
-	stripBase := unsafe.Pointer(unsafe.SliceData(strip))
+	packBase := unsafe.Pointer(unsafe.SliceData(packed))
 	const elem = 4
 	rowStride := N * elem
 	lhsRow := func(r int) unsafe.Pointer { return unsafe.Add(lhsBase, min(r, M-1)*K*elem) }
@@ -90,14 +95,19 @@ func skinnyColumnsFloat32(lhs, rhs []float32, M, N, K, from, to int, output, str
 		}
 		return unsafe.Add(outBase, (r*N+col)*elem)
 	}
+	full := (to - from) / 16
+	if full > 0 {
+		avx2PackRHSFullStripsAsm(unsafe.Add(rhsBase, from*elem), packBase, uintptr(rowStride), K, full, 16*elem)
+	}
 	col := from
-	for ; col+16 <= to; col += 16 {
-		avx2PackRHSFullStripsAsm(unsafe.Add(rhsBase, col*elem), stripBase, uintptr(rowStride), K, 1, 16*elem)
+	for s := range full {
+		strip := unsafe.Add(packBase, s*K*16*elem)
 		for r := 0; r < M; r += 4 {
 			avx2SmallNonTransposedTile4x16Float32Asm(lhsRow(r), lhsRow(r+1), lhsRow(r+2), lhsRow(r+3),
-				stripBase, K, 16*elem,
+				strip, K, 16*elem,
 				outAt(r, col, 0), outAt(r+1, col, 1), outAt(r+2, col, 2), outAt(r+3, col, 3))
 		}
+		col += 16
 	}
 	for ; col+8 <= to; col += 8 {
 		rhsCol := unsafe.Add(rhsBase, col*elem)
