@@ -12,7 +12,7 @@ at ``import verl``: installing credo_client registers both, as "credo".
 Config (a whole command: clients/python/examples/verl-credo.sh)::
 
     algorithm.adv_estimator=credo algorithm.use_kl_in_reward=False
-    reward.reward_manager.name=credo
+    reward.reward_manager.name=credo trainer.use_v1=False
     # and in the environment of verl's processes:
     CREDO_URL=http://127.0.0.1:8700 CREDO_FORMAT=gsm8k CREDO_METHOD=span
 
@@ -53,13 +53,19 @@ through verl's own loop on a CPU: verl's GSM8K preprocessing
 reward workers, verl's ``extract_reward``, ``compute_advantage`` and
 ``compute_data_metrics`` follow as ``RayPPOTrainer.fit`` calls them; and
 a batch of IFEval records with different instruction ids. Not run: a
-whole ``main_ppo`` step. verl 0.9.1 cannot make one without a GPU: its
-rollout is an inference server, and ``verl/workers/rollout/base.py``'s
-``_ROLLOUT_REGISTRY`` (with ``replica.py``'s) holds only vllm, sglang and
-trtllm, all CUDA engines (``hf_rollout.py`` still ships but is registered
-nowhere), so ``actor_rollout_ref.rollout.name`` has no CPU choice and the
-step stops where ``RayPPOTrainer.init_workers`` builds the rollout
-replicas.
+whole ``main_ppo`` step. Tried on a CPU with a 2-layer Qwen2 and that
+parquet (``trainer.device=cpu trainer.n_gpus_per_node=1``): with
+``trainer.use_v1=False`` it stops in ``RayPPOTrainer.init_workers`` →
+``ResourcePoolManager.create_resource_pool`` →
+``_check_resource_available``: "Total available GPUs 0 is less than
+total desired GPUs 1"; past it, its rollout registry
+(``verl/workers/rollout/base.py``: vllm, sglang, trtllm) has no CPU
+engine. 0.9.1's default trainer (``trainer.use_v1=True``) stops earlier,
+at ``import transfer_queue`` (the TransferQueue extra), and would not
+suit this estimator anyway: its ``_compute_advantage`` hands
+``compute_advantage`` only uid, masks, ``rm_scores`` and log-probs, not
+the reward's extra info, so the estimator raises there. Use
+``trainer.use_v1=False`` (verl's ``RayPPOTrainer``, which this test drives).
 
 CREDO_REWARDS (comma-separated) names the rewards to judge: the extra
 info then has just those keys (and ``credo``), where an IFEval run would
@@ -96,7 +102,8 @@ def _find_batch(token_level_rewards: Any) -> Any:
         f = f.f_back
     raise RuntimeError(
         "verl estimator 'credo': no batch with credo's payloads (reward_extra_info['credo']) in compute_advantage's "
-        "frame: score with reward.reward_manager.name=credo, or pass data= (a DataProto) yourself")
+        "frame: score with reward.reward_manager.name=credo and run verl's RayPPOTrainer (trainer.use_v1=False: "
+        "the v1 trainer does not pass the reward's extra info to advantages), or pass data= (a DataProto) yourself")
 
 
 def credo_advantage(token_level_rewards: Any, response_mask: Any, index: Any = None, config: Any = None,

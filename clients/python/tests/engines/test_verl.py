@@ -72,7 +72,7 @@ def ray_local(server):
 
 
 def _config(tokenizer_dir: Path, fmt: str):
-    """verl's own trainer config (verl/trainer/config/ppo_trainer.yaml), as main_ppo composes it."""
+    """verl's own trainer config (ppo_trainer.yaml) as main_ppo composes it, for its RayPPOTrainer."""
     from hydra import compose, initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
 
@@ -81,7 +81,7 @@ def _config(tokenizer_dir: Path, fmt: str):
         return compose("ppo_trainer", overrides=[
             f"actor_rollout_ref.model.path={tokenizer_dir}", "reward.reward_manager.name=credo",
             "reward.reward_manager.source=register", "reward.num_workers=1", "algorithm.adv_estimator=credo",
-            "algorithm.use_kl_in_reward=False", f"+reward.credo.format={fmt}"])
+            "algorithm.use_kl_in_reward=False", "trainer.use_v1=False", f"+reward.credo.format={fmt}"])
 
 
 def _batch(tok, rows: list[dict], responses: list[list[str]]) -> DataProto:
