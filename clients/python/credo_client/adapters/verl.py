@@ -3,10 +3,11 @@ advantage estimator.
 
 Follows verl 0.9.1 (PyPI; the same code as volcengine/verl at its v0.9.1
 tag): ``verl/experimental/reward_loop/reward_manager/base.py``
-(``RewardManagerBase.run_single``, the classmethod
-``assemble_rm_scores(data, scores)``), ``.../reward_manager/registry.py``
-(``register``), ``verl/trainer/ppo/core_algos.py`` (``register_adv_est``)
-and ``verl/__init__.py``, which imports every ``verl.plugins`` entry point
+(``RewardManagerBase.run_single``; its default ``assemble_rm_scores``
+puts each score on the last token), ``.../reward_manager/registry.py``
+(``register``), ``verl/trainer/ppo/core_algos.py`` (``register_adv_est``),
+``verl/trainer/ppo/ray_trainer.py`` (``compute_advantage``) and
+``verl/__init__.py``, which imports every ``verl.plugins`` entry point
 at ``import verl``: installing credo_client registers both, as "credo".
 
 Config (a whole command: clients/python/examples/verl-credo.sh)::
