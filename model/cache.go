@@ -21,10 +21,6 @@ type Cache struct {
 	next  int               // the slot the next token is written to
 	slots int               // S, the capacity
 	rows  int               // B
-	// wT are the layers' matrices transposed to [in, out], in Config.Params
-	// order (decodeSpecs), then the head transposed to [D, V], taken at
-	// Prefill: Decode's weights.
-	wT []*tensors.Tensor
 }
 
 // Len is the number of slots filled, padding included.
@@ -45,10 +41,6 @@ func (c *Cache) Free() {
 		t.FinalizeAll()
 	}
 	c.kv = nil
-	for _, t := range c.wT {
-		t.FinalizeAll()
-	}
-	c.wT = nil
 	if c.pads != nil {
 		c.pads.FinalizeAll()
 		c.pads = nil
@@ -98,14 +90,7 @@ func (m *Model) Prefill(ctx context.Context, prompts [][]int32, group, newTokens
 	for i, p := range pads {
 		pad32[i] = int32(p)
 	}
-	wT, err := m.transposedWeights()
-	if err != nil {
-		for _, t := range out[1:] {
-			t.FinalizeAll()
-		}
-		return nil, nil, fmt.Errorf("prefill: %w", err)
-	}
-	c := &Cache{kv: out[1:], wT: wT, pad: pads, pads: tensors.FromFlatDataAndDimensions(pad32, len(pads)), next: L, slots: S, rows: len(prompts) * group}
+	c := &Cache{kv: out[1:], pad: pads, pads: tensors.FromFlatDataAndDimensions(pad32, len(pads)), next: L, slots: S, rows: len(prompts) * group}
 	return c, rows(logits, c.rows, m.Config.VocabSize), nil
 }
 
@@ -196,7 +181,7 @@ func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float
 	B := c.rows
 	tok := tensors.FromFlatDataAndDimensions(tokens, B, 1)
 	defer tok.FinalizeAll()
-	args := append(m.decodeArgs(c.wT), tok, c.pads, int32(c.next))
+	args := append(m.paramArgs(), tok, c.pads, int32(c.next))
 	for _, t := range c.kv {
 		d, err := DonateTensorBuffer(t, m.backend, 0)
 		if err != nil {
@@ -216,18 +201,22 @@ func (m *Model) Decode(ctx context.Context, c *Cache, tokens []int32) ([][]float
 	return rows(logits, B, m.Config.VocabSize), nil
 }
 
-// buildDecode: inputs params, the head transposed [D, V], token [B, 1],
-// left padding [B], slot (scalar), then the caches [B, K, S, E]; outputs
-// logits [B, V] and the caches. Row r's token is at position slot − pad[r],
-// and it sees the keys in slots pad[r]…slot.
+// buildDecode: inputs params, token [B, 1], left padding [B], slot
+// (scalar), then the caches [B, K, S, E]; outputs logits [B, V] and the
+// caches. Row r's token is at position slot − pad[r], and it sees the keys
+// in slots pad[r]…slot.
+//
+// The weights stay in PyTorch's [out, in] layout: every product of a step
+// is a few dozen rows times a weight, which the backend's skinny path
+// (third_party/compute, avx2/skinny.go) runs as dot products along the
+// weights' rows, reading each weight once, front to back, on every core.
+// (Copies transposed to [in, out] at each Prefill served the paths before
+// it: 538 MB more at SmolLM2-135M, and slower there.)
 func (m *Model) buildDecode(inputs []*Node) []*Node {
 	n := len(m.specs)
-	w, rest := bindByName(m.Config, decodeSpecs(m.specs), inputs[:n]), inputs[n:]
-	for i := range w.layers {
-		w.layers[i].inOut = true
-	}
-	headT, tok, pads, slot := rest[0], rest[1], rest[2], rest[3]
-	kv := rest[4:]
+	w, rest := m.bind(inputs[:n]), inputs[n:]
+	tok, pads, slot := rest[0], rest[1], rest[2]
+	kv := rest[3:]
 	g := tok.Graph()
 	c := m.Config
 	B, S := tok.Shape().Dimensions[0], kv[1].Shape().Dimensions[2] // the values [B, K, S, E]
@@ -242,7 +231,7 @@ func (m *Model) buildDecode(inputs []*Node) []*Node {
 		caches[i] = &kvCache{k: kv[2*i], v: kv[2*i+1], at: slot}
 	}
 	h := forward(c, w, embedTokens(w, tok), in, caches)
-	outs := []*Node{Reshape(Einsum("btd,dv->btv", h, headT), B, c.VocabSize)}
+	outs := []*Node{Reshape(headLogits(w, h), B, c.VocabSize)}
 	for _, kv := range caches {
 		outs = append(outs, kv.k, kv.v)
 	}

@@ -37,8 +37,6 @@ type layerWeights struct {
 	qNorm, kNorm     *Node // [E] or nil (Qwen3)
 	gate, up, down   *Node // [F, D], [F, D], [D, F]
 	gb, ub, db       *Node // [F], [F], [D] or nil (Llama's mlp_bias)
-	// inOut: the matrices q … down are transposed, [in, out] (decodeSpecs).
-	inOut bool
 }
 
 // bindWeights gives roles to parameter nodes passed in Config.Params
@@ -173,14 +171,8 @@ func broadcastInputs(c Config, in attnInputs) attnInputs {
 }
 
 // linear applies a PyTorch-layout weight [out, in] and an optional bias.
-// With inOut the weight is [in, out] instead: decoding's layout, see
-// decodeSpecs.
-func linear(x, w, b *Node, inOut bool) *Node {
-	eq := "btd,ed->bte"
-	if inOut {
-		eq = "btd,de->bte"
-	}
-	y := Einsum(eq, x, w) // [B, T, out]
+func linear(x, w, b *Node) *Node {
+	y := Einsum("btd,ed->bte", x, w) // [B, T, out]
 	if b != nil {
 		y = Add(y, lift(b, 3))
 	}
@@ -350,11 +342,11 @@ func projectQKV(c Config, l layerWeights, h *Node, in attnInputs) (q, k, v *Node
 	dims := h.Shape().Dimensions
 	B, T := dims[0], dims[1]
 	E, H, K := c.headDim(), c.NumAttentionHeads, c.NumKeyValueHeads
-	x := rmsNorm(h, l.inNorm, c.RMSNormEps)                // [B, T, D]
-	q = Reshape(linear(x, l.q, l.qb, l.inOut), B, T, H, E) // [B, T, H, E]
-	k = Reshape(linear(x, l.k, l.kb, l.inOut), B, T, K, E) // [B, T, K, E]
-	v = Reshape(linear(x, l.v, l.vb, l.inOut), B, T, K, E) // [B, T, K, E]
-	if l.qNorm != nil {                                    // Qwen3: per-head RMSNorm before RoPE
+	x := rmsNorm(h, l.inNorm, c.RMSNormEps)       // [B, T, D]
+	q = Reshape(linear(x, l.q, l.qb), B, T, H, E) // [B, T, H, E]
+	k = Reshape(linear(x, l.k, l.kb), B, T, K, E) // [B, T, K, E]
+	v = Reshape(linear(x, l.v, l.vb), B, T, K, E) // [B, T, K, E]
+	if l.qNorm != nil {                           // Qwen3: per-head RMSNorm before RoPE
 		q, k = rmsNorm(q, l.qNorm, c.RMSNormEps), rmsNorm(k, l.kNorm, c.RMSNormEps)
 	}
 	if in.cosQ != nil {
@@ -367,11 +359,11 @@ func projectQKV(c Config, l layerWeights, h *Node, in attnInputs) (q, k, v *Node
 // projection of att [B, T, H*E] added to h, then the pre-normed SwiGLU MLP
 // added in turn.
 func finishBlock(c Config, l layerWeights, h, att *Node) *Node {
-	h = Add(h, linear(att, l.o, l.ob, l.inOut)) // [B, T, D]
+	h = Add(h, linear(att, l.o, l.ob)) // [B, T, D]
 	x := rmsNorm(h, l.postNorm, c.RMSNormEps)
-	gate := linear(x, l.gate, l.gb, l.inOut)                            // [B, T, F]
-	ff := Mul(Mul(gate, Sigmoid(gate)), linear(x, l.up, l.ub, l.inOut)) // SwiGLU: silu(gate) · up
-	return Add(h, linear(ff, l.down, l.db, l.inOut))                    // [B, T, D]
+	gate := linear(x, l.gate, l.gb)                            // [B, T, F]
+	ff := Mul(Mul(gate, Sigmoid(gate)), linear(x, l.up, l.ub)) // SwiGLU: silu(gate) · up
+	return Add(h, linear(ff, l.down, l.db))                    // [B, T, D]
 }
 
 // forward runs the layers over input embeddings x [B, T, D] and returns

@@ -28,10 +28,6 @@ func avx2RouterFloat32( //alt:f32
 	//alt:f64 output []float64,
 	nodeData *dot.NodeData) {
 
-	if layout == dot.LayoutNonTransposed && !matmul.ForceLargeVariant && !matmul.ForceSmallVariant && isSkinnyFloat32(batchSize, lhsCrossSize, rhsCrossSize, contractingSize) { //alt:f32
-		avx2SkinnyFloat32(backend, lhs, rhs, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32
-		return                                                                                    //alt:f32
-	} //alt:f32
 	if layout == dot.LayoutTransposed && !matmul.ForceLargeVariant && !matmul.ForceSmallVariant && isSkinnyTransposedFloat32(batchSize, lhsCrossSize, rhsCrossSize, contractingSize) { //alt:f32
 		avx2SkinnyTransposedFloat32(backend, lhs, rhs, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32
 		return                                                                                              //alt:f32

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/compute/internal/gobackend"
 	"github.com/gomlx/compute/internal/gobackend/dot"
 	"github.com/gomlx/compute/internal/gobackend/dot/matmul"
+	"github.com/gomlx/compute/internal/gobackend/dot/matmul/avx2" //alt:f32
 	"k8s.io/klog/v2"
 	//alt:bf16 "github.com/gomlx/compute/dtypes/bfloat16"
 	//alt:f16 "github.com/gomlx/compute/dtypes/float16"
@@ -29,6 +30,13 @@ func avx512RouterFloat32( //alt:f32
 	output []float32, //alt:f32|bf16|f16
 	//alt:f64 output []float64,
 	nodeData *dot.NodeData) {
+
+	// A few rows times PyTorch-layout weights (decoding): the AVX2 skinny
+	// path reads each weight once, on every core, and packs nothing.
+	if layout == dot.LayoutTransposed && !matmul.ForceLargeVariant && !matmul.ForceSmallVariant && //alt:f32
+		avx2.SkinnyTransposedFloat32(backend, lhs, rhs, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output) { //alt:f32
+		return //alt:f32
+	} //alt:f32
 
 	// Check if small matrix multiplication kernel can be used.
 	flops := batchSize * lhsCrossSize * rhsCrossSize * contractingSize
