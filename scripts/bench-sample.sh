@@ -10,6 +10,7 @@
 #   scripts/bench-sample.sh          # ROUNDS=2 alternating credo/torch runs
 #   SKIP=Generate/10M/rerun scripts/bench-sample.sh   # without the slowest run
 #   CONFIGS=1M scripts/bench-sample.sh                # one config
+#   CONFIGS="1M 10M 135M" scripts/bench-sample.sh     # and SmolLM2-135M's real weights
 #
 # The cached runs use -benchtime 3x: Go reports the 3 runs after a first one
 # that includes compiling the graphs (as the PyTorch side reports the median
@@ -35,6 +36,11 @@ export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 ROUNDS=${ROUNDS:-2}
 SKIP=${SKIP:-}
 CONFIGS=${CONFIGS:-1M 10M}
+# 135M is SmolLM2-135M-Instruct's real weights against transformers'
+# generate: its own script (scripts/bench-sample-real.sh), run after the rest.
+real=0
+case " $CONFIGS " in *" 135M "*) real=1; CONFIGS=$(echo " $CONFIGS " | sed 's/ 135M / /; s/^ *//; s/ *$//') ;; esac
+if [ -z "$CONFIGS" ]; then exec scripts/bench-sample-real.sh; fi
 THREADS=$(nproc)
 source scripts/torch_env.sh # PY, PY2, OBDIR, OPENBLAS_CORETYPE, OMP_WAIT_POLICY, peak_gflops
 CREDO_PEAK_GFLOPS=${CREDO_PEAK_GFLOPS:-$(peak_gflops)}
@@ -109,3 +115,7 @@ awk -v peak="$CREDO_PEAK_GFLOPS" '{
 			(cc == "" ? "-" : mib["credo-cache", c]), (t1 == "" ? "-" : mib["t1.13", c]), (t2 == "" ? "-" : mib["t2.15", c])
 	}
 }' "$results"
+if [ "$real" = 1 ]; then
+	echo
+	scripts/bench-sample-real.sh
+fi
