@@ -57,8 +57,8 @@ func SkinnyTransposedFloat32(backend *gobackend.Backend, lhs, rhs []float32, bat
 }
 
 // skinnyTransposedColsPerItem is how many output columns a worker takes at
-// a time on the transposed skinny path.
-const skinnyTransposedColsPerItem = 32
+// a time on the transposed skinny path: six 2×6 tiles.
+const skinnyTransposedColsPerItem = 36
 
 // avx2SkinnyTransposedFloat32 computes output [M, N] = lhs [M, K] · rhsᵀ
 // with rhs [N, K] row major: every output column is a dot product of an lhs
@@ -69,7 +69,7 @@ func avx2SkinnyTransposedFloat32(backend *gobackend.Backend, lhs, rhs []float32,
 	items := (N + skinnyTransposedColsPerItem - 1) / skinnyTransposedColsPerItem
 	var next atomic.Int64
 	work := func() {
-		var scratch [4 * 2]float32
+		var scratch [6 * 4]float32
 		for {
 			it := int(next.Add(1) - 1)
 			if it >= items {
@@ -89,9 +89,10 @@ func avx2SkinnyTransposedFloat32(backend *gobackend.Backend, lhs, rhs []float32,
 }
 
 // skinnyTransposedColumnsFloat32 computes output columns [from, to) of every
-// row. The last rows, short of a group of 4, repeat the last real row and
-// land in scratch, from where the real ones are copied.
-func skinnyTransposedColumnsFloat32(lhs, rhs []float32, M, N, K, from, to int, output []float32, scratch *[4 * 2]float32) {
+// row: 6 at a time through the 2×6 tile, pairs of rows; the last columns
+// through the 4×2 and 4×1 tiles. Rows short of a full tile repeat the last
+// real row and land in scratch, from where the real ones are copied.
+func skinnyTransposedColumnsFloat32(lhs, rhs []float32, M, N, K, from, to int, output []float32, scratch *[6 * 4]float32) {
 	lhsBase := unsafe.Pointer(unsafe.SliceData(lhs))
 	rhsBase := unsafe.Pointer(unsafe.SliceData(rhs))
 	outBase := unsafe.Pointer(unsafe.SliceData(output))
@@ -99,6 +100,18 @@ func skinnyTransposedColumnsFloat32(lhs, rhs []float32, M, N, K, from, to int, o
 	lhsRow := func(r int) unsafe.Pointer { return unsafe.Add(lhsBase, min(r, M-1)*K*elem) }
 	full := M / 4 * 4
 	col := from
+	for ; col+6 <= to; col += 6 {
+		r0 := unsafe.Add(rhsBase, col*K*elem)
+		r := 0
+		for ; r+2 <= M; r += 2 {
+			avx2SkinnyTile2x6Float32Asm(lhsRow(r), lhsRow(r+1), r0, K*elem, K,
+				unsafe.Add(outBase, (r*N+col)*elem), unsafe.Add(outBase, ((r+1)*N+col)*elem))
+		}
+		if r < M { // one row left
+			avx2SkinnyTile2x6Float32Asm(lhsRow(r), lhsRow(r), r0, K*elem, K,
+				unsafe.Add(outBase, (r*N+col)*elem), unsafe.Pointer(&scratch[0]))
+		}
+	}
 	for ; col+2 <= to; col += 2 {
 		r0, r1 := unsafe.Add(rhsBase, col*K*elem), unsafe.Add(rhsBase, (col+1)*K*elem)
 		for r := 0; r < full; r += 4 {
