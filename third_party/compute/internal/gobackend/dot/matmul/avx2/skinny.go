@@ -18,9 +18,9 @@ import (
 // into panels on every call (a read and a write of every weight, then a
 // second read), and the small path walks the whole rhs once per group of 4
 // lhs rows on one core. Here every output column is the dot product of an
-// lhs row with one rhs row: the rhs is read front to back, once, each pair
-// of its rows meeting every group of 4 lhs rows while in L1, and the columns
-// are shared out among the workers. (A [K, N] rhs read this way is strided,
+// lhs row with one rhs row: the rhs is read front to back, once, each six
+// of its rows meeting every lhs row while in L1 (the 2×6 tile), and the
+// columns are shared out among the workers. (A [K, N] rhs read this way is strided,
 // and copying it a strip at a time measured slower than the paths it would
 // replace, so only the transposed layout has a skinny path.)
 const (
@@ -61,15 +61,13 @@ func SkinnyTransposedFloat32(backend *gobackend.Backend, lhs, rhs []float32, bat
 const skinnyTransposedColsPerItem = 36
 
 // avx2SkinnyTransposedFloat32 computes output [M, N] = lhs [M, K] · rhsᵀ
-// with rhs [N, K] row major: every output column is a dot product of an lhs
-// row with one rhs row, so the rhs is read front to back, sequentially,
-// once, each pair of its rows meeting every group of 4 lhs rows (the 4×2
-// tile) while in L1. Columns are shared out among the workers.
+// with rhs [N, K] row major, items of skinnyTransposedColsPerItem columns
+// shared out among the workers.
 func avx2SkinnyTransposedFloat32(backend *gobackend.Backend, lhs, rhs []float32, M, N, K int, output []float32) {
 	items := (N + skinnyTransposedColsPerItem - 1) / skinnyTransposedColsPerItem
 	var next atomic.Int64
 	work := func() {
-		var scratch [6 * 4]float32
+		var scratch [8]float32 // a 4×2 tile's, or a 2×6 tile's second row
 		for {
 			it := int(next.Add(1) - 1)
 			if it >= items {
@@ -92,7 +90,7 @@ func avx2SkinnyTransposedFloat32(backend *gobackend.Backend, lhs, rhs []float32,
 // row: 6 at a time through the 2×6 tile, pairs of rows; the last columns
 // through the 4×2 and 4×1 tiles. Rows short of a full tile repeat the last
 // real row and land in scratch, from where the real ones are copied.
-func skinnyTransposedColumnsFloat32(lhs, rhs []float32, M, N, K, from, to int, output []float32, scratch *[6 * 4]float32) {
+func skinnyTransposedColumnsFloat32(lhs, rhs []float32, M, N, K, from, to int, output []float32, scratch *[8]float32) {
 	lhsBase := unsafe.Pointer(unsafe.SliceData(lhs))
 	rhsBase := unsafe.Pointer(unsafe.SliceData(rhs))
 	outBase := unsafe.Pointer(unsafe.SliceData(output))
