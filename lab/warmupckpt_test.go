@@ -65,7 +65,7 @@ func TestWarmUpResumes(t *testing.T) {
 // TestWarmUpResumesLegacyCheckpoint: a warm-up checkpoint written before
 // the trainers shared package ckpt's format (testdata/warmup-v1: the
 // settings in warmup-config.json, no checksums.json; step 4 of the
-// settings it names, made by credo at c0bf1ca) still resumes, to the same
+// settings it names, made by credo at 48cf86d) still resumes, to the same
 // weights bit for bit as a warm-up never stopped, and the checkpoint it
 // then writes is in the shared format.
 func TestWarmUpResumesLegacyCheckpoint(t *testing.T) {
