@@ -21,23 +21,17 @@
 #
 # It refuses to start when the 1-minute load average is above MAX_LOAD
 # (default 0.5 on this 2-core machine: a benchmark beside another heavy job
-# measures the sharing) unless FORCE=1; it prints the load at the start of
-# every run and at the end. Scripts/bench-sample.sh runs it when CONFIGS
-# names 135M.
+# measures the sharing) unless FORCE=1 (scripts/lib/load.sh); it prints the
+# load at the start of every run and at the end. Scripts/bench-sample.sh
+# runs it when CONFIGS names 135M.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 ROUNDS=${ROUNDS:-2}
 THREADS=$(nproc)
-MAX_LOAD=${MAX_LOAD:-0.5}
 CACHE=${CREDO_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/credo-bench}
-load() { cut -d' ' -f1-3 /proc/loadavg; }
-l1=$(cut -d' ' -f1 /proc/loadavg)
-if [ "${FORCE:-0}" != 1 ] && awk -v l="$l1" -v m="$MAX_LOAD" 'BEGIN { exit !(l > m) }'; then
-	echo "bench-sample-real.sh: the load average is $l1, above MAX_LOAD=$MAX_LOAD: stop the other jobs, or FORCE=1 to measure anyway" >&2
-	exit 3
-fi
-echo "# start: load $(load), $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD)$(git diff --quiet || echo '+dirty')"
+source scripts/lib/load.sh # load_guard, load
+load_guard bench-sample-real.sh
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

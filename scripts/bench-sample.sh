@@ -28,8 +28,11 @@
 # CREDO_PEAK_GFLOPS (default: scripts/peak.sh's best of three), PEER2=0
 # (leave 2.15 out), and OPENBLAS_CORETYPE, OMP_WAIT_POLICY,
 # CREDO_BENCH_CACHE as in scripts/bench.sh, which also explains why the
-# 1.13 peer gets OpenBLAS through LD_LIBRARY_PATH. Every run's line is
-# printed first; the table shows the best of the rounds for each side.
+# 1.13 peer gets OpenBLAS through LD_LIBRARY_PATH; MAX_LOAD and FORCE: it
+# refuses to start when the 1-minute load average is above MAX_LOAD
+# (default 0.5) unless FORCE=1 (scripts/lib/load.sh). Every run's line,
+# with the load before it, is printed first; the table shows the best of
+# the rounds for each side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
@@ -41,18 +44,19 @@ CONFIGS=${CONFIGS:-1M 10M}
 real=0
 case " $CONFIGS " in *" 135M "*) real=1; CONFIGS=$(echo " $CONFIGS " | sed 's/ 135M / /; s/^ *//; s/ *$//') ;; esac
 if [ -z "$CONFIGS" ]; then exec scripts/bench-sample-real.sh; fi
+source scripts/lib/load.sh # load_guard, load
+load_guard bench-sample.sh
 THREADS=$(nproc)
 source scripts/torch_env.sh # PY, PY2, OBDIR, OPENBLAS_CORETYPE, OMP_WAIT_POLICY, peak_gflops
 CREDO_PEAK_GFLOPS=${CREDO_PEAK_GFLOPS:-$(peak_gflops)}
 export CREDO_PEAK_GFLOPS
-echo "# ${THREADS} threads, peak ${CREDO_PEAK_GFLOPS} GFLOP/s, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE}, OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-default} (load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "# ${THREADS} threads, peak ${CREDO_PEAK_GFLOPS} GFLOP/s, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE}, OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-default} (load $(load))"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/sample.test" ./sample
 results=$tmp/results
 touch "$results"
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 # rss: the last /usr/bin/time run's peak RSS in MiB.
 rss() { awk -F= '/^maxrss_kib=/ {printf "%.0f", $2 / 1024}' "$tmp/rss"; }
 

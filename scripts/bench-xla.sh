@@ -16,10 +16,15 @@
 # Environment: SIZES (default "1M 10M 135M"), GEN_SIZES (default "1M 135M"),
 # BATCH (16), SEQ (256), ROUNDS (1), BENCHTIME (3x, the timed steps per run),
 # CREDO_PEAK_GFLOPS (MFU's peak; default: scripts/peak.sh's best of three),
-# PLUGIN (default: scripts/xla-plugin.sh's pinned CPU plugin).
+# PLUGIN (default: scripts/xla-plugin.sh's pinned CPU plugin); MAX_LOAD
+# and FORCE: it refuses to start when the 1-minute load average is above
+# MAX_LOAD (default 0.5) unless FORCE=1 (scripts/lib/load.sh), and prints
+# the load at the start, before every run and at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd GOMLX_NO_AUTO_INSTALL=1
+source scripts/lib/load.sh # load_guard, load
+load_guard bench-xla.sh
 SIZES=${SIZES:-1M 10M 135M}
 GEN_SIZES=${GEN_SIZES:-1M 135M}
 BATCH=${BATCH:-16}
@@ -37,13 +42,13 @@ echo "# building optim.test and sample.test with -tags xla (cgo)"
 CGO_ENABLED=1 go test -tags xla -c -o "$tmp/optim.test" ./optim
 CGO_ENABLED=1 go test -tags xla -c -o "$tmp/sample.test" ./sample
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-echo "# commit $commit, $(nproc) cores, peak ${CREDO_PEAK_GFLOPS} GFLOP/s, plugin $PLUGIN, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# commit $commit, $(nproc) cores, peak ${CREDO_PEAK_GFLOPS} GFLOP/s, plugin $PLUGIN, load $(load)"
 results=$tmp/results
 for round in $(seq 1 "$ROUNDS"); do
   for size in $SIZES; do
     for be in go "xla:$PLUGIN"; do
       name=${be%%:*}
-      echo "# round $round train $size on $name (load $(cut -d' ' -f1-3 /proc/loadavg))"
+      echo "# round $round train $size on $name (load $(load))"
       (cd optim && CREDO_BACKEND=$be CREDO_BENCH_SHAPE="size=$size,batch=$BATCH,seq=$SEQ" \
         "$tmp/optim.test" -test.run XXX -test.bench TrainShape -test.benchtime "$BENCHTIME") | tee "$tmp/out"
       awk -v n="$name" -v s="$size" '/^BenchmarkTrainShape\// {
@@ -54,7 +59,7 @@ for round in $(seq 1 "$ROUNDS"); do
   for size in $GEN_SIZES; do
     for be in go "xla:$PLUGIN"; do
       name=${be%%:*}
-      echo "# round $round generate $size on $name (load $(cut -d' ' -f1-3 /proc/loadavg))"
+      echo "# round $round generate $size on $name (load $(load))"
       (cd sample && CREDO_BACKEND=$be CREDO_GEN_SIZE=$size \
         "$tmp/sample.test" -test.run XXX -test.bench GenerateSize -test.benchtime "$BENCHTIME") | tee "$tmp/out"
       awk -v n="$name" -v s="$size" '/^BenchmarkGenerateSize\// {
@@ -64,7 +69,7 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 echo
-echo "# best of $ROUNDS round(s); train: s/step (lower is better) and MFU; generate: tokens/s (higher is better); xla/go > 1: XLA faster"
+echo "# best of $ROUNDS round(s); train: s/step (lower is better) and MFU; generate: tokens/s (higher is better); xla/go > 1: XLA faster; end: load $(load)"
 awk '{ k = $1 " " $2; v = $4 + 0
   if ($1 == "train") { if (!((k, $3) in best) || v < best[k, $3]) { best[k, $3] = v; mfu[k, $3] = $5 } }
   else if (!((k, $3) in best) || v > best[k, $3]) best[k, $3] = v

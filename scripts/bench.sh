@@ -28,6 +28,10 @@
 #                      faster than PASSIVE on the 1M config.
 #   CREDO_BENCH_CACHE  where the OpenBLAS package is unpacked
 #                      (default ~/.cache/credo-bench)
+#   MAX_LOAD, FORCE    it refuses to start when the 1-minute load average
+#                      is above MAX_LOAD (default 0.5) unless FORCE=1
+#                      (scripts/lib/load.sh); the load is printed at the
+#                      start, before every run and at the end
 #
 # Debian's torch links the reference BLAS (~3 GFLOP/s, one thread); the 1.13
 # peer is made fair by loading OpenBLAS (OpenMP build) in its place through
@@ -36,6 +40,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
+source scripts/lib/load.sh # load_guard, load
+load_guard bench.sh
 ROUNDS=${ROUNDS:-2}
 THREADS=$(nproc)
 
@@ -51,7 +57,7 @@ source scripts/torch_env.sh
 # below, each side's, is against this one figure.
 CREDO_PEAK_GFLOPS=${CREDO_PEAK_GFLOPS:-$(peak_gflops)}
 export CREDO_PEAK_GFLOPS
-echo "# peak ${CREDO_PEAK_GFLOPS} GFLOP/s, ${THREADS} threads, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE}, OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-default} (load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "# peak ${CREDO_PEAK_GFLOPS} GFLOP/s, ${THREADS} threads, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE}, OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-default} (load $(load))"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -65,7 +71,7 @@ results=$tmp/results
 run_torch() {
 	local side=$1 blas=$2 py=$3
 	shift 3
-	echo "# round $round $side: scripts/bench_torch.py --steps $TORCH_STEPS $*  (load $(cut -d' ' -f1-3 /proc/loadavg))"
+	echo "# round $round $side: scripts/bench_torch.py --steps $TORCH_STEPS $*  (load $(load))"
 	if ! "$py" scripts/bench_torch.py --peak "$CREDO_PEAK_GFLOPS" --threads "$THREADS" --steps "$TORCH_STEPS" "$@" \
 		>"$tmp/torch.out" 2>"$tmp/torch.err"; then
 		cat "$tmp/torch.out"
@@ -86,7 +92,7 @@ run_torch() {
 
 # (c, d) Alternate the sides so machine noise falls on all of them.
 for round in $(seq 1 "$ROUNDS"); do
-	echo "# round $round credo: go test ./optim -run XXX -bench TrainStep -benchtime 5x  (load $(cut -d' ' -f1-3 /proc/loadavg))"
+	echo "# round $round credo: go test ./optim -run XXX -bench TrainStep -benchtime 5x  (load $(load))"
 	(cd optim && "$tmp/optim.test" -test.run XXX -test.bench TrainStep -test.benchtime 5x) | tee "$tmp/go.out"
 	# BenchmarkTrainStep/10M-10724736params-2  5  2.4e9 ns/op  ... 15.3 MFU% ...
 	awk -v r="$round" '/^BenchmarkTrainStep\// {
@@ -105,7 +111,7 @@ done
 
 # (e) Best of the rounds per side; a ratio > 1 means credo is faster.
 echo
-echo "# best of $ROUNDS rounds; ratio = torch s/step / credo s/step (>1: credo faster); MFU against ${CREDO_PEAK_GFLOPS} GFLOP/s; load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# best of $ROUNDS rounds; ratio = torch s/step / credo s/step (>1: credo faster); MFU against ${CREDO_PEAK_GFLOPS} GFLOP/s; load at the end $(load)"
 awk '{
 	split($4, s, "="); split($5, m, "="); k = $1 SUBSEP $2
 	if ($4 ~ /^failed:/) { if (!(k in best)) fail[k] = substr($4, 8); next }

@@ -9,13 +9,18 @@
 #   e.g. scripts/phases.sh runs/demo/warmup toolcall grpo,gdpo,span,mrtpo
 #
 # Environment: STEPS (default 10), PROMPTS (4), GROUP (4), MAX_TOKENS (128),
-# PRM (a process reward model folder, for p2t).
+# PRM (a process reward model folder, for p2t); MAX_LOAD and FORCE: it
+# refuses to start when the 1-minute load average is above MAX_LOAD
+# (default 0.5) unless FORCE=1 (scripts/lib/load.sh), and prints the load
+# at the start and at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 init=${1:?usage: scripts/phases.sh INIT_DIR [TASK] [METHODS]}
 task=${2:-toolcall}
 methods=${3:-grpo,gdpo,span,mrtpo}
+source scripts/lib/load.sh # load_guard, load_note
+load_guard phases.sh
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 go build -o "$out/credo" ./cmd/credo
@@ -26,6 +31,7 @@ for m in ${methods//,/ }; do
     --steps "${STEPS:-10}" --prompts "${PROMPTS:-4}" --group "${GROUP:-4}" --max-tokens "${MAX_TOKENS:-128}" \
     --eval-prompts 0 --checkpoint-every 0 "${extra[@]}" >/dev/null 2>&1
 done
+load_note end
 /usr/bin/env python3 - "$out" "$methods" <<'PY'
 import json, sys
 out, methods = sys.argv[1], sys.argv[2].split(",")

@@ -54,6 +54,10 @@
 #   OUT          directory for scaling.md and scaling.svg (default: docs/results/scaling.md and docs/scaling.svg)
 #   OPENBLAS_CORETYPE, OMP_WAIT_POLICY, CREDO_BENCH_CACHE: as in bench.sh
 #                (scripts/torch_env.sh sets the PyTorch peer up for both)
+#   MAX_LOAD, FORCE  it refuses to start when the 1-minute load average is
+#                above MAX_LOAD (default 0.5) unless FORCE=1 or QUICK=1
+#                (scripts/lib/load.sh); scaling.md states the load at the
+#                start and at the end, and a forced start
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
@@ -62,6 +66,12 @@ THREADS=$(nproc)
 NICE=${NICE:-0}
 LIMIT_MIB=${LIMIT_MIB:-16384}
 FLOOR_MIB=${FLOOR_MIB:-1024}
+source scripts/lib/load.sh # load_guard, load
+if [ "$QUICK" = 1 ]; then # a check of the pipeline: its figures are not kept
+	load_note start >&2
+else
+	load_guard scaling.sh >&2
+fi
 if [ "$QUICK" = 1 ]; then
 	STEPS=${STEPS:-2} ROUNDS=${ROUNDS:-1}
 else
@@ -188,13 +198,13 @@ measure() {
 }
 
 go test -c -o "$tmp/optim.test" ./optim
-load0=$(cut -d' ' -f1-3 /proc/loadavg)
+load0=$(load)
 start=$(date -u +%s)
 echo "# ${#unique[@]} shapes x $ROUNDS rounds, $STEPS steps each, $THREADS threads, OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE, peak $CREDO_PEAK_GFLOPS GFLOP/s, peers $PEERS (load $load0)" >&2
 for round in $(seq 1 "$ROUNDS"); do
 	for key in "${unique[@]}"; do
 		IFS=, read -r size batch seq <<<"$key"
-		echo "# round $round, size=$size batch=$batch seq=$seq (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+		echo "# round $round, size=$size batch=$batch seq=$seq (load $(load))" >&2
 		(cd optim && CREDO_BENCH_SHAPE="size=$size,batch=$batch,seq=$seq" measure "$key" credo \
 			"$tmp/optim.test" -test.run XXX -test.bench TrainShape -test.benchtime "${STEPS}x")
 		args=(--size "$size" --batch "$batch" --seq "$seq" --steps "$STEPS" --threads "$THREADS" --peak "$CREDO_PEAK_GFLOPS")
@@ -211,7 +221,7 @@ for round in $(seq 1 "$ROUNDS"); do
 		done
 	done
 done
-load1=$(cut -d' ' -f1-3 /proc/loadavg)
+load1=$(load)
 minutes=$(awk -v s="$start" -v e="$(date -u +%s)" 'BEGIN {printf "%.1f", (e - s) / 60}')
 
 # (c) Best s/step and largest peak per side and shape, joined to the sweeps.
@@ -310,7 +320,9 @@ peer2_table() {
 	[ -z "$(git status --porcelain --untracked-files=no)" ] || dirty=" with uncommitted changes"
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$dirty"
 	echo "- machine: $cpu ($flags), $THREADS cores, $mem RAM"
-	echo "- load average (1, 5, 15 min): $load0 at the start, $load1 at the end"
+	forced=""
+	[ "${LOAD_FORCED:-0}" = 0 ] || forced=" (started with FORCE=1 at $LOAD_START, above MAX_LOAD=${MAX_LOAD:-0.5})"
+	echo "- load average (1, 5, 15 min): $load0 at the start, $load1 at the end$forced"
 	echo
 	echo "![seconds per step and peak memory against shape]($svgrel)"
 	echo
