@@ -3,6 +3,7 @@ package rollout
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/credo-rl/credo/policy"
@@ -19,6 +20,12 @@ type EvalConfig struct {
 	Workers   int           `json:"-"`
 	Timeout   time.Duration `json:"-"`
 	Seed      uint64        `json:"-"`
+	// Batch is how many prompts are generated at once (their rows share
+	// one KV cache, whose memory grows with it); 0: all of them.
+	Batch int `json:"-"`
+	// Progress, when set, is called after each batch of greedy responses
+	// with the prompts answered so far and their number.
+	Progress func(done, total int) `json:"-"`
 }
 
 // EvalResult holds the mean of each reward over the test prompts,
@@ -36,6 +43,10 @@ type EvalResult struct {
 	// PerPrompt is each reward's greedy score on each test prompt, in
 	// prompt order, nil where the reward does not apply (evals.jsonl).
 	PerPrompt map[string][]*float64 `json:"-"`
+	// Prompts and Responses are the prompts evaluated and the greedy
+	// response to each, in prompt order.
+	Prompts   []task.Prompt     `json:"-"`
+	Responses []sample.Response `json:"-"`
 }
 
 // ErrorShare is the largest share of any reward's verdicts that failed,
@@ -57,15 +68,67 @@ func Evaluate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.Ve
 	for i := range prompts {
 		prompts[i] = t.Prompt(task.Test, i)
 	}
+	return EvaluatePrompts(ctx, p, prompts, vs, c)
+}
+
+// EvaluatePrompts is Evaluate on the given prompts (c.Prompts unused),
+// generated c.Batch at a time.
+func EvaluatePrompts(ctx context.Context, p *policy.Policy, prompts []task.Prompt, vs []reward.Verifier, c EvalConfig) (EvalResult, error) {
 	res := EvalResult{Verdicts: map[string]int{}}
+	batch := c.Batch
+	if batch <= 0 {
+		batch = max(len(prompts), 1)
+	}
+	// In batches, prompts of similar length go together, so that few rows
+	// pad their prompt to a much longer one; results return in prompt order.
+	order := make([]int, len(prompts))
+	for i := range order {
+		order[i] = i
+	}
+	if batch < len(prompts) {
+		n := make([]int, len(prompts))
+		for i, pr := range prompts {
+			n[i] = len(p.Tok.EncodePrompt(pr.Text))
+		}
+		sort.SliceStable(order, func(a, b int) bool { return n[order[a]] < n[order[b]] })
+	}
+	back := make([]int, len(order)) // prompt i's place in order
+	for at, i := range order {
+		back[i] = at
+	}
+	sorted := make([]task.Prompt, len(prompts))
+	for at, i := range order {
+		sorted[at] = prompts[i]
+	}
 	run := func(group int, sc sample.Config) (map[string]float64, error) {
-		ro, err := Rollout(ctx, p, prompts, group, sc, vs, Verify{Workers: c.Workers, Timeout: c.Timeout})
-		if err != nil && ro.Responses == nil { // sampling failed
-			return nil, fmt.Errorf("evaluate: %w", err)
+		var byLength Rollouts
+		var err error
+		for from := 0; from < len(sorted); from += batch {
+			part, perr := Rollout(ctx, p, sorted[from:min(from+batch, len(sorted))], group, sc, vs, Verify{Workers: c.Workers, Timeout: c.Timeout})
+			if perr != nil && part.Responses == nil { // sampling failed
+				return nil, fmt.Errorf("evaluate: %w", perr)
+			}
+			byLength.Add(part, nil)
+			if err = perr; err != nil {
+				break
+			}
+			if group == 1 && c.Progress != nil {
+				c.Progress(len(byLength.Prompts), len(prompts))
+			}
+		}
+		var ro Rollouts
+		if err == nil {
+			ro.Add(byLength, back)
+		} else { // stopped early: in the order answered
+			ro = byLength
+		}
+		if ro.Verdicts == nil {
+			ro.Verdicts = make([][]reward.Verdict, len(vs))
 		}
 		res.count(vs, ro)
 		if group == 1 {
 			res.PerPrompt = perPrompt(vs, ro.Verdicts)
+			res.Prompts, res.Responses = ro.Prompts, ro.Responses
 		}
 		return meanScores(vs, ro.Verdicts), err
 	}

@@ -207,6 +207,23 @@ func (t *Task) Len(split task.Split) int {
 	return len(t.train)
 }
 
+// All lists every record's prompt in file order, with its split.
+func (t *Task) All() ([]task.Prompt, []task.Split) {
+	ps := make([]task.Prompt, 0, len(t.train)+len(t.test))
+	splits := make([]task.Split, 0, cap(ps))
+	i, j := 0, 0
+	for i < len(t.train) || j < len(t.test) {
+		if j == len(t.test) || (i < len(t.train) && t.train[i].line < t.test[j].line) {
+			ps, splits = append(ps, t.train[i].p), append(splits, task.Train)
+			i++
+		} else {
+			ps, splits = append(ps, t.test[j].p), append(splits, task.Test)
+			j++
+		}
+	}
+	return ps, splits
+}
+
 // Skipped lists the malformed records that were left out, in line order.
 func (t *Task) Skipped() []Problem { return t.skipped }
 
