@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/rollout"
 
 	"github.com/credo-rl/credo/credit"
@@ -85,7 +84,7 @@ func Calibrate(ctx context.Context, p *policy.Policy, t task.Task, vs []reward.V
 		for j := range prompts {
 			prompts[j] = t.Prompt(task.Train, start+j)
 		}
-		sc := sample.Config{MaxTokens: c.MaxTokens, Temperature: c.Temperature, TopP: 1, Seed: rl.StepSeed(c.Seed, start)}
+		sc := sample.Config{MaxTokens: c.MaxTokens, Temperature: c.Temperature, TopP: 1, Seed: rollout.StepSeed(c.Seed, start)}
 		ro, err := rollout.Rollout(ctx, p, prompts, c.Group, sc, vs, rollout.Verify{Workers: c.Workers, Timeout: c.Timeout})
 		if err != nil && ro.Responses == nil { // sampling failed
 			return out, fmt.Errorf("calibrate: %w", err)

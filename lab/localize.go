@@ -6,7 +6,6 @@ import (
 
 	"github.com/credo-rl/credo/credit"
 	"github.com/credo-rl/credo/reward"
-	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/rollout"
 )
 
@@ -58,7 +57,7 @@ func (l *localizer) add(ctx context.Context, ro rollout.Rollouts, start int) err
 	if len(l.meths) == 0 {
 		return nil
 	}
-	b := rl.CreditBatch(ro, l.vs, nil, 0, rl.StepSeed(l.seed, start))
+	b := ro.CreditBatch(l.vs, nil, 0, rollout.StepSeed(l.seed, start))
 	b.Replay = l.replay
 	for j, m := range l.meths {
 		_, met, err := m.Advantages(ctx, b)

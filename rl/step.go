@@ -32,15 +32,6 @@ type stepRecord struct {
 	lastError                 []error
 }
 
-// StepSeed derives the seed of step s from the run's seed, so a resumed
-// run samples exactly what an uninterrupted one would have.
-func StepSeed(seed uint64, s int) uint64 {
-	x := seed ^ (uint64(s)+1)*0x9e3779b97f4a7c15 // splitmix64
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
-
 // trainStep runs step s in its phases: rollout (sample the groups and
 // verify them), credit (token advantages), update (the policy's
 // optimizer steps), log (the step's metrics and samples).
@@ -72,7 +63,8 @@ func (t *Trainer) trainStep(ctx context.Context, s int) (stepRecord, error) {
 	for k := range t.rewards {
 		asked[k] = len(all.Verdicts[k])
 	}
-	return stepRecord{metrics: m, samples: t.sampleRecords(s, kept, adv), summary: t.summary(m, failed),
+	samples := kept.Samples(s+1, t.c.SamplesPerStep, t.rewards, adv)
+	return stepRecord{metrics: m, samples: samples, summary: t.summary(m, failed),
 		applied: up.applied, verifyFailed: failed, verifyTotal: asked, lastError: lastErr}, nil
 }
 
@@ -187,42 +179,12 @@ func (t *Trainer) stepMetrics(ctx context.Context, s int, all rollout.Rollouts, 
 
 // batch assembles what the credit method sees.
 func (t *Trainer) batch(s int, kept rollout.Rollouts) *credit.Batch {
-	b := CreditBatch(kept, t.rewards, t.weights, s, StepSeed(t.c.Seed, s))
+	b := kept.CreditBatch(t.rewards, t.weights, s, rollout.StepSeed(t.c.Seed, s))
 	if t.needs.Replay {
 		b.Replay = replay.New(t.policy.Model, t.policy.Tok, replay.Chunk)
 	}
 	if t.needs.PRM {
 		b.PRM = t.prm
-	}
-	return b
-}
-
-// CreditBatch is what a credit method sees of rollouts scored by rewards
-// (weights c[k], nil for 1), at training step s with seed: every response's
-// group, scores, verdicts, prompt without blocks (task.ReplayBase: the
-// prompt as it states itself), text, tokens and offsets. The caller adds
-// the Replayer or Influencer a method needs.
-func CreditBatch(kept rollout.Rollouts, rewards []reward.Verifier, weights []float64, s int, seed uint64) *credit.Batch {
-	res, verdicts := kept.Responses, kept.Verdicts
-	N, K := len(res), len(rewards)
-	b := &credit.Batch{
-		Groups: make([]int, N), Scores: make([][]float64, K), Weights: weights,
-		Rewards: make([]string, K), Verdicts: verdicts,
-		Prompts: make([]string, N), Responses: make([]string, N),
-		Tokens: make([][]int32, N), Offsets: make([][][2]int, N),
-		Step: s, Seed: seed,
-	}
-	for k, v := range rewards {
-		b.Rewards[k] = v.Name()
-		b.Scores[k] = make([]float64, N)
-		for i := range N {
-			b.Scores[k][i] = verdicts[k][i].Score
-		}
-	}
-	for i, r := range res {
-		b.Groups[i] = r.Prompt
-		b.Prompts[i], b.Responses[i] = task.ReplayBase(kept.PromptOf(i)), r.Text
-		b.Tokens[i], b.Offsets[i] = r.Tokens, r.Offsets
 	}
 	return b
 }
@@ -287,45 +249,6 @@ func (t *Trainer) rewardMetrics(m run.Metrics, verdicts [][]reward.Verdict, grou
 		total += t.weights[k] * mean
 	}
 	m[run.RewardKey(run.TotalReward, "mean")] = total
-}
-
-// sampleRecords logs a few rollouts spread over the batch.
-func (t *Trainer) sampleRecords(s int, kept rollout.Rollouts, adv credit.Advantages) []run.Sample {
-	res, verdicts := kept.Responses, kept.Verdicts
-	n := min(t.c.SamplesPerStep, len(res))
-	out := make([]run.Sample, 0, n)
-	for j := range n {
-		i := j * len(res) / n
-		r := res[i]
-		rec := run.Sample{
-			Step: s + 1, Index: i, Prompt: kept.PromptOf(i).Text, Response: r.Text,
-			Offsets: r.Offsets, Advantages: adv.Tokens[i],
-		}
-		if i < len(adv.Response) {
-			rec.Advantage = adv.Response[i]
-		}
-		for _, o := range r.Offsets {
-			rec.Tokens = append(rec.Tokens, r.Text[o[0]:o[1]])
-		}
-		for k, v := range t.rewards {
-			vd := verdicts[k][i]
-			rec.Verdicts = append(rec.Verdicts, run.Verdict{Reward: v.Name(), Score: vd.Score, Info: vd.Info, Spans: vd.Spans, Reason: vd.Reason, Skip: vd.Skip})
-			if k < len(adv.Relevance) && adv.Relevance[k] != nil && adv.Relevance[k][i] != nil {
-				if rec.Relevance == nil {
-					rec.Relevance = map[string][]float64{}
-				}
-				rec.Relevance[v.Name()] = adv.Relevance[k][i]
-			}
-		}
-		for _, a := range rec.Advantages {
-			if math.IsNaN(a) || math.IsInf(a, 0) {
-				rec.Advantages = nil // never write invalid JSON
-				break
-			}
-		}
-		out = append(out, rec)
-	}
-	return out
 }
 
 // summary is the progress bar's text: the rewards' means, and how many

@@ -5,6 +5,13 @@
 // the one "sample, then verify" that a training step, an evaluation and a
 // calibration share.
 //
-// It imports credit (which groups vary, as the methods decide it), policy,
-// reward, sample and task; rl and lab stand on it.
+// A training step's groups come from Step: one round of prompts, or DAPO's
+// dynamic sampling, rounds of fresh prompts that keep only the groups in
+// which some reward varies, each round seeded from the run's seed and the
+// step (StepSeed). Rollouts then become what a credit method sees
+// (CreditBatch) and the lines of samples.jsonl (Samples).
+//
+// It imports credit (which groups vary, as the methods decide it, and the
+// Batch they read), policy, reward, run (the metrics and samples records),
+// sample and task; rl and lab stand on it.
 package rollout
