@@ -8,12 +8,16 @@ SHELL := bash
 
 .PHONY: demo test bench scaling build install test-python test-engines bench-python test-xla
 
-# credo's main job on its built-in defaults: see README.md. It says so
-# before compiling: the first build (toolchain download, GoMLX) takes
-# minutes and prints nothing of its own.
+# A first build (toolchain download, GoMLX) compiles for minutes and prints
+# nothing of its own: the compile steps of demo and test run under
+# scripts/heartbeat.sh, which says every 30 s (CREDO_HEARTBEAT) that it is
+# still at work.
+HEARTBEAT = scripts/heartbeat.sh
+
+# credo's main job on its built-in defaults: see README.md.
 demo:
-	@echo "make demo: compiling credo into bin/credo (a first build takes several minutes and prints nothing until it ends; later ones seconds) ..."
-	go build -buildvcs=auto -o bin/credo ./cmd/credo
+	@echo "make demo: compiling credo into bin/credo (a first build takes several minutes, saying every 30 s that it is still at work; later ones seconds) ..."
+	$(HEARTBEAT) "make demo: still compiling" go build -buildvcs=auto -o bin/credo ./cmd/credo
 	@echo "make demo: running bin/credo demo (warm-up, calibration, then 4 methods × 1 seed) ..."
 	bin/credo demo
 
@@ -29,7 +33,7 @@ test:
 	@unformatted=$$("$$(go env GOROOT)/bin/gofmt" -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	go mod tidy -diff
-	go vet ./...
+	$(HEARTBEAT) "make test: still compiling" go vet ./...
 	@echo "go test -timeout 30m ./..."; log=$$(mktemp); go test -timeout 30m ./... 2>&1 | tee "$$log"; rc=$${PIPESTATUS[0]}; \
 	  if [ "$$rc" -ne 0 ] && grep -qE '^(panic: |fatal error: )' "$$log"; then \
 	    echo "--- the start of each crash above (a log cut to its tail still shows it):"; \
@@ -65,7 +69,7 @@ test-xla:
 CREDO_BIN ?=
 SERVE_BIN = $(or $(CREDO_BIN),$(CURDIR)/bin/credo)
 test-python:
-	$(if $(CREDO_BIN),,go build -buildvcs=auto -o bin/credo ./cmd/credo)
+	$(if $(CREDO_BIN),,$(HEARTBEAT) "make test-python: still compiling" go build -buildvcs=auto -o bin/credo ./cmd/credo)
 	cd clients/python && CREDO_BIN=$(SERVE_BIN) "$$(../../scripts/python/venv.sh client)/bin/python" -m pytest -q -p no:cacheprovider --ignore=tests/engines tests
 
 # The engines themselves, each in its own pinned environment layered over

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestMakeInstall: `make install` installs credo into GOBIN, else GOPATH's
@@ -125,5 +128,96 @@ func TestVenvProgress(t *testing.T) {
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"))
 	if b, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(b)) != want {
 		t.Errorf("second call: %v %q", err, b)
+	}
+}
+
+// TestHeartbeat: scripts/heartbeat.sh, which the Makefile's compile steps
+// run under (issue 49: 197 s of a silent first build), passes the
+// command's output and exit status through, says on stderr that it is
+// still at work when the command outlasts CREDO_HEARTBEAT seconds, and
+// leaves no ticker holding stderr once the command ends: a caller reading
+// stderr to its end is not kept waiting for the next tick.
+func TestHeartbeat(t *testing.T) {
+	script, err := filepath.Abs("../../scripts/heartbeat.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(script); err != nil {
+		t.Skip("no scripts/heartbeat.sh beside the module")
+	}
+	run := func(every, caller string) (stdout, stderr string, code int, took time.Duration) {
+		t.Helper()
+		cmd := exec.Command("bash", "-c", caller)
+		cmd.Env = append(os.Environ(), "HB="+script, "CREDO_HEARTBEAT="+every)
+		var o, e strings.Builder
+		cmd.Stdout, cmd.Stderr = &o, &e
+		start := time.Now()
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatalf("%s: %v", caller, err)
+		}
+		return o.String(), e.String(), cmd.ProcessState.ExitCode(), time.Since(start)
+	}
+
+	// A command that outlasts a 1 s interval: heartbeat lines on stderr
+	// only, its own output as it wrote it, its status 7.
+	out, errOut, code, _ := run("1", `"$HB" "make demo: still compiling" sh -c 'echo built; echo warning >&2; sleep 2.5; exit 7'`)
+	if code != 7 {
+		t.Errorf("exit status %d, want the command's 7", code)
+	}
+	if out != "built\n" {
+		t.Errorf("stdout %q, want the command's alone", out)
+	}
+	if !strings.Contains(errOut, "warning\n") || !regexp.MustCompile(`(?m)^make demo: still compiling \(\d+ s\) \.\.\.$`).MatchString(errOut) {
+		t.Errorf("stderr lacks the command's line or a heartbeat:\n%s", errOut)
+	}
+
+	// Under set -euo pipefail: a failure stops the caller with its status,
+	// a success lets it go on; a quick command prints no heartbeat, and the
+	// 30 s ticker does not outlive it.
+	_, errOut, code, took := run("30", `set -euo pipefail; "$HB" "x: still at work" true; echo went on >&2; "$HB" "x: still at work" false; echo unreachable >&2`)
+	if code != 1 || errOut != "went on\n" {
+		t.Errorf("status %d, stderr %q: want 1 and %q", code, errOut, "went on\n")
+	}
+	if took > 15*time.Second {
+		t.Errorf("two quick commands took %v: the ticker held stderr open", took)
+	}
+
+	// Without a command: usage, status 2.
+	if _, errOut, code, _ := run("30", `"$HB" "x"`); code != 2 || !strings.Contains(errOut, "usage: heartbeat.sh") {
+		t.Errorf("no command: status %d, stderr %q", code, errOut)
+	}
+}
+
+// TestMakeCompilesWithHeartbeat: the Makefile's compile steps in demo and
+// test (go build, go vet) run under scripts/heartbeat.sh (make -n prints
+// the commands without running them).
+func TestMakeCompilesWithHeartbeat(t *testing.T) {
+	mk, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("no make on this machine")
+	}
+	if _, err := os.Stat("../../Makefile"); err != nil {
+		t.Skip("no Makefile beside the module")
+	}
+	for target, step := range map[string]string{"demo": "go build", "test": "go vet"} {
+		out, err := exec.Command(mk, "--no-print-directory", "-n", "-C", "../..", target).CombinedOutput()
+		if err != nil {
+			t.Fatalf("make -n %s: %v\n%s", target, err, out)
+		}
+		found := false
+		for _, line := range strings.Split(string(out), "\n") {
+			if !strings.Contains(line, step+" ") {
+				continue
+			}
+			found = true
+			if !strings.HasPrefix(line, "scripts/heartbeat.sh \"make ") {
+				t.Errorf("make %s runs %q without scripts/heartbeat.sh:\n%s", target, step, line)
+			}
+		}
+		if !found {
+			t.Errorf("make -n %s runs no %s:\n%s", target, step, out)
+		}
 	}
 }
