@@ -16,6 +16,7 @@ import (
 
 	"github.com/credo-rl/credo/internal/shareddata"
 	"github.com/credo-rl/credo/run"
+	"github.com/credo-rl/credo/task/ifeval"
 )
 
 // startVerifier runs examples/verifier.py on a free port of 127.0.0.1
@@ -309,5 +310,69 @@ func TestMRTPOOnIFEvalRecords(t *testing.T) {
 	})
 	if err != nil || blocks == 0 {
 		t.Errorf("samples: %v, %d verdicts whose block is a sentence of the prompt", err, blocks)
+	}
+}
+
+// TestEvalIFEvalRecords: eval on IFEval records with --split all answers
+// every record once, in batches, gives IFEval's four figures over all of
+// them and per split, counts the responses cut off, and keeps each
+// response with its strict and loose verdicts.
+func TestEvalIFEvalRecords(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "ifeval.jsonl")
+	var b strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&b, `{"key": %d, "prompt": "Write %d words. No commas. All lowercase.", "instruction_id_list": ["punctuation:no_comma", "change_case:english_lowercase"], "kwargs": [{}, {}]}`+"\n", i, i)
+	}
+	os.WriteFile(file, []byte(b.String()), 0o644)
+	responses := filepath.Join(t.TempDir(), "responses.jsonl")
+	code, out, errw := credo(ctx, "eval", "--model", tinyCheckpoint(t), "--records", file, "--format", "ifeval", "--test-fraction", "0.5",
+		"--split", "all", "--batch", "3", "--max-tokens", "4", "--responses", responses)
+	var res struct {
+		Prompts   int                        `json:"prompts"`
+		Truncated int                        `json:"truncated"`
+		IFEval    map[string]ifeval.Accuracy `json:"ifeval"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("eval: exit %d\n%s\n%s", code, out, errw)
+	}
+	all, train, test := res.IFEval["all"], res.IFEval["train"], res.IFEval["test"]
+	if res.Prompts != 8 || all.Prompts != 8 || all.Instructions != 16 || train.Prompts+test.Prompts != 8 || train.Prompts == 0 || test.Prompts == 0 {
+		t.Errorf("prompts %d, ifeval %+v", res.Prompts, res.IFEval)
+	}
+	if all.InstructionLoose < all.InstructionStrict || all.PromptLoose < all.PromptStrict || all.Kinds["punctuation:no_comma"].N != 8 {
+		t.Errorf("ifeval all %+v", all)
+	}
+	if !strings.Contains(errw, "ifeval, all (8 prompts, 16 instructions): prompt-level strict") || !strings.Contains(errw, "greedy: 6 of 8 prompts answered") {
+		t.Errorf("stderr:\n%s", errw)
+	}
+	data, err := os.ReadFile(responses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	cut := 0
+	for i, l := range lines {
+		var r struct {
+			ID     string `json:"id"`
+			Split  string `json:"split"`
+			Finish string `json:"finish"`
+			ifeval.Judged
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.ID != fmt.Sprintf("ifeval-%d", i) || (r.Split != "train" && r.Split != "test") || len(r.Strict) != 2 || len(r.Loose) != 2 {
+			t.Errorf("line %d: %v %+v", i, err, r)
+		}
+		if r.Finish == "length" {
+			cut++
+		}
+	}
+	if len(lines) != 8 || cut != res.Truncated {
+		t.Errorf("%d lines, %d cut off, eval says %d", len(lines), cut, res.Truncated)
+	}
+	// --split all is for records, and evaluates them all
+	for _, args := range [][]string{{"--split", "all"}, {"--split", "all", "--records", file, "--format", "ifeval", "--prompts", "2"}, {"--split", "train"}} {
+		if code, _, errw := credo(ctx, append([]string{"eval", "--model", tinyCheckpoint(t)}, args...)...); code != 2 {
+			t.Errorf("eval %v: exit %d\n%s", args, code, errw)
+		}
 	}
 }

@@ -158,6 +158,8 @@ var warmupNoFlag = cli.NoFlag{
 	"eval.workers":   "the closing evaluation runs the task's own verifiers, 4 at once; not saved in warmup.json",
 	"eval.timeout":   "the closing evaluation's verifiers are the task's own, which answer well within their 2 s; not saved in warmup.json",
 	"eval.seed":      "the closing evaluation samples with the warm-up's --seed",
+	"eval.batch":     "the closing evaluation generates its few dozen prompts at once",
+	"eval.progress":  "a report of the evaluation's progress that credo eval prints, not a setting",
 }
 
 // warmupRecords: compare's warm-ups take the training's records.

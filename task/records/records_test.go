@@ -222,6 +222,35 @@ func TestSplitIsStable(t *testing.T) {
 	}
 }
 
+// All lists every record once, in file order, each with the split that
+// holds it.
+func TestAll(t *testing.T) {
+	var lines []string
+	for i := range 12 {
+		lines = append(lines, `{"question": "q`+strconv.Itoa(i)+`?", "answer": "#### `+strconv.Itoa(i)+`"}`)
+	}
+	tk := open(t, writeLines(t, lines...), Options{Format: "gsm8k", TestFraction: 0.5, Seed: 3})
+	ps, splits := tk.All()
+	if len(ps) != 12 || len(splits) != 12 {
+		t.Fatalf("%d prompts, %d splits", len(ps), len(splits))
+	}
+	test := 0
+	for i, p := range ps {
+		if want := "gsm8k-line" + strconv.Itoa(i+1); p.ID != want {
+			t.Errorf("prompt %d is %s, want %s", i, p.ID, want)
+		}
+		if splits[i] == task.Test {
+			if tk.Prompt(task.Test, test).ID != p.ID {
+				t.Errorf("prompt %s is not test prompt %d", p.ID, test)
+			}
+			test++
+		}
+	}
+	if test != tk.Len(task.Test) {
+		t.Errorf("%d test prompts listed, the split has %d", test, tk.Len(task.Test))
+	}
+}
+
 func shareddataOrSkip(t *testing.T) string { return shareddata.Path(t, "gsm8k/test.jsonl") }
 
 // Build makes a registered task without a records file, the records'
