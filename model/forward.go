@@ -50,14 +50,41 @@ func tokenLogProbs(c Config, w *weights, tokens *Node) (logp, entropy *Node) {
 	in := Slice(tokens, AxisRange(), AxisRange(0, T-1)) // [B, T-1]
 	tgt := Slice(tokens, AxisRange(), AxisRange(1, T))  // [B, T-1]
 	h := forward(c, w, embedTokens(w, in), sequenceInputs(c, in), nil)
-	logits := headLogits(w, h)    // [B, T-1, V]
-	all := LogSoftmax(logits, -1) // [B, T-1, V]
-	g, dims := tokens.Graph(), tgt.Shape().Dimensions
+	return targetLogProbs(w, h, tgt)
+}
+
+// windowLogProbs is tokenLogProbs at width positions of each row from
+// from[b] [B] on: logp[b, r] = log p(tokens[b, from[b]+r+1] |
+// tokens[b, ≤ from[b]+r]), [B, width], with its entropy. The layers run
+// over every position (later positions attend to earlier ones), the head
+// and its softmax only over the window: a prompt's positions, which a
+// policy loss masks out, cost no [T, V] logits. from[b] + width ≤ T − 1.
+func windowLogProbs(c Config, w *weights, tokens, from *Node, width int) (logp, entropy *Node) {
+	dims := tokens.Shape().Dimensions
+	B, T := dims[0], dims[1]
+	in := Slice(tokens, AxisRange(), AxisRange(0, T-1))                // [B, T-1]
+	h := forward(c, w, embedTokens(w, in), sequenceInputs(c, in), nil) // [B, T-1, D]
+	g := tokens.Graph()
+	at := shapes.Make(dtypes.Int32, B, width, 1)
+	row := Iota(g, at, 0)                                                          // [B, W, 1]: b
+	pos := Add(Iota(g, at, 1), Reshape(ConvertDType(from, dtypes.Int32), B, 1, 1)) // [B, W, 1]: from[b] + r
+	hw := Gather(h, Concatenate([]*Node{row, pos}, -1))                            // [B, W, D]
+	tgt := Gather(tokens, Concatenate([]*Node{row, AddScalar(pos, 1)}, -1))        // [B, W]
+	return targetLogProbs(w, hw, tgt)
+}
+
+// targetLogProbs is the head on hidden states h [B, T', D]: the
+// log-probability of each target tgt [B, T'] and the entropy of each
+// prediction, both [B, T'].
+func targetLogProbs(w *weights, h, tgt *Node) (logp, entropy *Node) {
+	logits := headLogits(w, h)    // [B, T', V]
+	all := LogSoftmax(logits, -1) // [B, T', V]
+	g, dims := tgt.Graph(), tgt.Shape().Dimensions
 	at := shapes.Make(dtypes.Int32, dims[0], dims[1], 1)
-	idx := Concatenate([]*Node{Iota(g, at, 0), Iota(g, at, 1), ExpandAxes(tgt, -1)}, -1) // [B, T-1, 3]: (b, t, target)
-	logp = Gather(all, idx)                                                              // [B, T-1], no one-hot [B, T-1, V] table
+	idx := Concatenate([]*Node{Iota(g, at, 0), Iota(g, at, 1), ExpandAxes(tgt, -1)}, -1) // [B, T', 3]: (b, t, target)
+	logp = Gather(all, idx)                                                              // [B, T'], no one-hot [B, T', V] table
 	p := StopGradient(Exp(all))
-	entropy = Neg(ReduceSum(Mul(p, StopGradient(all)), -1)) // [B, T-1]
+	entropy = Neg(ReduceSum(Mul(p, StopGradient(all)), -1)) // [B, T']
 	return logp, entropy
 }
 

@@ -44,18 +44,21 @@ func trainFLOPs(c model.Config, B, T int) float64 {
 }
 
 func benchTrain(b *testing.B, c model.Config, B, T int) {
-	timeSteps(b, c, B, T, newBenchStep(b, c, B, T))
+	timeSteps(b, c, B, T, newBenchStep(b, c, B, T, Memory{}))
 }
 
 // newBenchStep builds a model and updater for c and B random sequences of
 // T tokens, and returns one training step on them, already run once (the
 // first step compiles).
-func newBenchStep(b *testing.B, c model.Config, B, T int) func() error {
+func newBenchStep(b *testing.B, c model.Config, B, T int, mem Memory) func() error {
 	m, err := model.New(c, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
 	tr, _ := NewUpdater(m, DefaultAdamW(), CrossEntropy{})
+	if err := tr.SetMemory(mem); err != nil {
+		b.Fatal(err)
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	seqs := make([][]int32, B)
 	mask := make([][]float32, B)

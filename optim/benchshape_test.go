@@ -56,16 +56,24 @@ func bench135M(int) model.Config {
 type benchShape struct {
 	size       string
 	batch, seq int
+	micro      int // sequences per micro-batch (0: the whole batch at once)
 }
 
 // String is the shape as parseBenchShape reads it, so a result names the
 // command that reproduces it.
 func (s benchShape) String() string {
-	return fmt.Sprintf("size=%s,batch=%d,seq=%d", s.size, s.batch, s.seq)
+	v := fmt.Sprintf("size=%s,batch=%d,seq=%d", s.size, s.batch, s.seq)
+	if s.micro > 0 {
+		v += fmt.Sprintf(",micro=%d", s.micro)
+	}
+	return v
 }
 
-// parseBenchShape reads "size=40M,batch=16,seq=512"; batch and seq default
-// to 16 and 256 (BenchmarkTrainStep's shape), size to 1M.
+// parseBenchShape reads "size=40M,batch=16,seq=512[,micro=1]"; batch and
+// seq default to 16 and 256 (BenchmarkTrainStep's shape), size to 1M;
+// micro splits the batch into micro-batches of that many sequences whose
+// gradients add up before one AdamW step (the RL trainer's update at 135M
+// runs one sequence at a time).
 func parseBenchShape(v string) (benchShape, error) {
 	s := benchShape{size: "1M", batch: 16, seq: 256}
 	for _, kv := range strings.Split(v, ",") {
@@ -79,18 +87,21 @@ func parseBenchShape(v string) (benchShape, error) {
 				return s, fmt.Errorf("shape %q: size %q is not one of %s", v, val, strings.Join(sortedSizes(), ", "))
 			}
 			s.size = val
-		case "batch", "seq":
+		case "batch", "seq", "micro":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 1 {
 				return s, fmt.Errorf("shape %q: %s=%q: want a positive integer", v, k, val)
 			}
-			if k == "batch" {
+			switch k {
+			case "batch":
 				s.batch = n
-			} else {
+			case "seq":
 				s.seq = n
+			default:
+				s.micro = n
 			}
 		default:
-			return s, fmt.Errorf("shape %q: unknown key %q (have size, batch, seq)", v, k)
+			return s, fmt.Errorf("shape %q: unknown key %q (have size, batch, seq, micro)", v, k)
 		}
 	}
 	if s.seq < 2 {
@@ -146,13 +157,16 @@ func BenchmarkTrainShape(b *testing.B) {
 	}
 	c := benchSizes[s.size](benchVocab)
 	name := fmt.Sprintf("%s-%dparams-B%d-T%d", s.size, c.NumParams(), s.batch, s.seq)
+	if s.micro > 0 {
+		name += fmt.Sprintf("-micro%d", s.micro)
+	}
 	// Go calls the function twice (b.N = 1, then -benchtime's count); one
 	// model serves both, so the peak is one model's and the first pass is
 	// a second warm-up step.
 	var step func() error
 	b.Run(name, func(b *testing.B) {
 		if step == nil {
-			step = newBenchStep(b, c, s.batch, s.seq)
+			step = newBenchStep(b, c, s.batch, s.seq, Memory{MicroBatch: s.micro})
 		}
 		timeSteps(b, c, s.batch, s.seq, step)
 		mib, err := peakRSSMiB()
@@ -169,9 +183,11 @@ func TestParseBenchShape(t *testing.T) {
 		want benchShape
 		err  bool
 	}{
-		{in: "size=40M,batch=16,seq=512", want: benchShape{"40M", 16, 512}},
-		{in: "seq=1024", want: benchShape{"1M", 16, 1024}},
-		{in: " batch=128 , size=10M", want: benchShape{"10M", 128, 256}},
+		{in: "size=40M,batch=16,seq=512", want: benchShape{"40M", 16, 512, 0}},
+		{in: "seq=1024", want: benchShape{"1M", 16, 1024, 0}},
+		{in: "size=135M,batch=32,seq=192,micro=1", want: benchShape{"135M", 32, 192, 1}},
+		{in: "micro=0", err: true},
+		{in: " batch=128 , size=10M", want: benchShape{"10M", 128, 256, 0}},
 		{in: "size=7M", err: true},
 		{in: "batch=0", err: true},
 		{in: "seq=1", err: true},

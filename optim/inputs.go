@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/credo-rl/credo/model"
+
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 )
 
@@ -138,6 +140,59 @@ func checkInputs(seqs [][]int32, in TokenInputs, want Field, shift int) error {
 		}
 	}
 	return nil
+}
+
+// targetWindow is the window of target positions a language model's
+// objective is computed at: the W positions of each row from from[i] on
+// cover every target its mask weighs, W is the longest such span rounded
+// up by model.RowBucket (a bounded number of graph shapes) and at most
+// full, the T − 1 targets of the padded batch, and from[i] + W ≤ full. A
+// row with no weighted target starts at 0. The head's logits and softmax
+// run only in the window, so a policy loss (which masks the prompt) does
+// not pay for the prompt's [T, V] logits.
+func targetWindow(mask [][]float32, full int) (from []int32, width int) {
+	first := make([]int, len(mask))
+	span := 1
+	for i, row := range mask {
+		lo, hi := -1, -1
+		for t, x := range row {
+			if x != 0 {
+				if lo < 0 {
+					lo = t
+				}
+				hi = t
+			}
+		}
+		if lo >= 0 {
+			first[i] = lo
+			span = max(span, hi-lo+1)
+		}
+	}
+	width = min(model.RowBucket(span), full)
+	from = make([]int32, len(mask))
+	for i, f := range first {
+		from[i] = int32(min(f, full-width))
+	}
+	return from, width
+}
+
+// window returns the present fields' values at the width positions of
+// each row i from from[i] on (shorter where a row ends first).
+func (in TokenInputs) window(from []int32, width int) TokenInputs {
+	var out TokenInputs
+	dst := out.fields()
+	for j, p := range in.fields() {
+		if *p == nil {
+			continue
+		}
+		rows := make([][]float32, len(*p))
+		for i, row := range *p {
+			lo := min(int(from[i]), len(row))
+			rows[i] = row[lo:min(lo+width, len(row))]
+		}
+		*dst[j] = rows
+	}
+	return out
 }
 
 // packInputs right-pads the present fields to [B, width], in fields order.

@@ -173,12 +173,20 @@ func (u *Updater) stateArgs() []any {
 	return args
 }
 
-// batchArgs are a (micro-)batch's graph arguments: tokens [B, T], the
-// present inputs [B, T − shift] and the whole batch's totals.
+// batchArgs are a (micro-)batch's graph arguments: tokens [B, T], then for
+// a language model (shift 1) the first target of each row's window [B]
+// (targetWindow) with the present inputs in the window [B, W], for a
+// scoring model the present inputs [B, T]; last the whole batch's totals.
 func batchArgs(seqs [][]int32, in TokenInputs, tot batchTotals, shift int) []any {
 	pad, T := model.Padded(seqs)
 	args := []any{pad}
-	for _, e := range packInputs(in, T-shift) {
+	width := T - shift
+	if shift == 1 {
+		from, w := targetWindow(in.Mask, T-1)
+		args = append(args, from)
+		in, width = in.window(from, w), w
+	}
+	for _, e := range packInputs(in, width) {
 		args = append(args, e)
 	}
 	return append(args, tot.tokens, tot.sequences, tot.rows)
@@ -267,18 +275,19 @@ func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenI
 }
 
 // objectiveLoss is the objective on a (micro-)batch of tokens [B, T]
-// given the weights; inputs are the present fields then the totals.
+// given the weights; inputs are batchArgs' after the tokens.
 func (u *Updater) objectiveLoss(params []*Node, tokens *Node, inputs []*Node) (loss *Node, metrics []*Node) {
-	in := bindInputs(u.obj.Inputs(), inputs)
 	if obj, ok := u.obj.(ScoreObjective); ok {
-		return obj.ScoreLoss(u.m.LabelScores(params, tokens), in) // scores [B, T]
+		return obj.ScoreLoss(u.m.LabelScores(params, tokens), bindInputs(u.obj.Inputs(), inputs)) // scores [B, T]
 	}
-	logp, entropy := u.m.TargetLogProbs(params, tokens) // [B, T−1]
+	from := inputs[0] // [B]: each row's first target in the window
+	in := bindInputs(u.obj.Inputs(), inputs[1:])
+	logp, entropy := u.m.WindowLogProbs(params, tokens, from, in.Mask.Shape().Dimensions[1]) // [B, W]
 	return u.obj.(LMObjective).Loss(logp, entropy, in)
 }
 
 // buildStep is the fused update graph:
-// inputs: params, moments, velocities, lr, lr/(1−β1ⁿ), √(1−β2ⁿ), tokens [B, T], inputs [B, T−1], totals;
+// inputs: params, moments, velocities, lr, lr/(1−β1ⁿ), √(1−β2ⁿ), then batchArgs: tokens [B, T], (from [B],) inputs, totals;
 // outputs: new params, moments, velocities, loss, grad norm, finite flag, metrics.
 func (u *Updater) buildStep(inputs []*Node) []*Node {
 	np := len(u.m.Specs())
@@ -291,7 +300,7 @@ func (u *Updater) buildStep(inputs []*Node) []*Node {
 }
 
 // buildGrad is one micro-batch's gradient added to an accumulator:
-// inputs: params, accumulated gradients, tokens [B, T], inputs [B, T−1], totals;
+// inputs: params, accumulated gradients, then batchArgs: tokens [B, T], (from [B],) inputs, totals;
 // outputs: accumulator + ∂loss/∂params, loss, metrics.
 func (u *Updater) buildGrad(inputs []*Node) []*Node {
 	np := len(u.m.Specs())
