@@ -43,7 +43,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	taskSeed := fs.Uint64("task-seed", 0, "seed of the task's prompt generator and data (as in training)")
 	difficulty := fs.String("difficulty", "", "the task's difficulty settings, key=value,… (as in training)")
 	c := rollout.EvalConfig{Prompts: 64, MaxTokens: 128, Workers: 4, Timeout: 5 * time.Second, Seed: 1}
-	fs.IntVar(&c.Prompts, "prompts", c.Prompts, "test prompts (the first N, the same every time)")
+	fs.IntVar(&c.Prompts, "prompts", c.Prompts, "test prompts (the first N, the same every time; of a records file, at most its test split)")
 	fs.IntVar(&c.Samples, "samples", c.Samples, "sampled responses per prompt at temperature 1, besides the greedy one")
 	fs.IntVar(&c.MaxTokens, "max-tokens", c.MaxTokens, "new tokens per response")
 	fs.DurationVar(&c.Timeout, "verify-timeout", c.Timeout, "time limit per verdict (a verifier past it scores 0 and counts as failed)")
