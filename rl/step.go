@@ -96,6 +96,7 @@ func (t *Trainer) assignCredit(ctx context.Context, s int, kept rollout.Rollouts
 type updateStats struct {
 	lr               float64
 	applied, skipped int
+	positions        int // Σ tokens of the update's sequences (prompt and response)
 	lossSum, normSum float64
 	last             map[string]float64 // the last applied update's metrics
 }
@@ -111,6 +112,9 @@ func (t *Trainer) update(ctx context.Context, s int, kept rollout.Rollouts, adv 
 	sched := t.c.Schedule
 	sched.Steps = t.c.Steps
 	u := updateStats{lr: sched.At(s)}
+	for _, q := range seqs {
+		u.positions += len(q)
+	}
 	for range t.c.Updates {
 		st, err := t.opt.Step(ctx, seqs, extra, u.lr)
 		if err != nil {
@@ -141,7 +145,7 @@ func (t *Trainer) stepMetrics(ctx context.Context, s int, all rollout.Rollouts, 
 	// step is the number of steps completed with this one, as checkpoint
 	// names and the progress bar count.
 	m := run.Metrics{
-		run.KeyStep: float64(s + 1), "lr": up.lr, "update/skipped": float64(up.skipped), "verify/errors": float64(len(all.Failures)),
+		run.KeyStep: float64(s + 1), "lr": up.lr, "update/skipped": float64(up.skipped), "update/positions": float64(up.positions), "verify/errors": float64(len(all.Failures)),
 		"time/sample": all.Sampling.Seconds(), "time/verify": all.Verifying.Seconds(), "time/credit": times.credit.Seconds(),
 		"time/update": times.update.Seconds(), run.KeyTimeStep: times.total.Seconds(),
 		run.KeyCreditOverhead: times.credit.Seconds() / times.total.Seconds(),
