@@ -13,7 +13,8 @@
 // ScoreEmbeddings), KV-cache generation (Prefill, Decode) and the seams
 // training builds on (Weights, ReplaceWeights, TargetLogProbs,
 // LabelScores). Every forward function checks its call, then runs one
-// compiled graph per batch shape (padded to Bucket lengths).
+// compiled graph per batch shape (padded to Bucket lengths, and on XLA,
+// which compiles a graph per shape, to RowBucket row counts).
 //
 // It imports GoMLX and the standard library, nothing of credo: reading
 // and writing checkpoint folders is model/hf's, training is optim's, and

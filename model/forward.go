@@ -33,6 +33,7 @@ func (m *Model) wholeLogProbs(ctx context.Context, seqs [][]int32) ([][]float32,
 		return nil, err
 	}
 	pad, T := Padded(seqs)
+	pad = padRows(pad, m.rowBucket(len(pad)), T)
 	out, err := m.run("log-probs", "logprobs", func(w *weights, in []*Node) []*Node {
 		lp, _ := tokenLogProbs(m.Config, w, in[0]) // tokens [B, T] → [B, T−1]
 		return []*Node{lp}
@@ -124,14 +125,19 @@ func (m *Model) distributionsIn(ctx context.Context, seqs [][]int32, from []int,
 }
 
 // tableRows is how many of these sequences one call may run while its
-// [rows, T, V] logit and probability tables (T their longest, bucketed)
-// stay within maxBytes: at least one.
+// [rows, T, V] logit and probability tables (T their longest, bucketed,
+// and on XLA the rows padded to a RowBucket count: rowBucket) stay within
+// maxBytes: at least one.
 func (m *Model) tableRows(seqs [][]int32, maxBytes int) int {
 	T := 0
 	for _, q := range seqs {
 		T = max(T, len(q))
 	}
-	return max(1, maxBytes/(2*4*Bucket(T)*m.Config.VocabSize))
+	rows := max(1, maxBytes/(2*4*Bucket(T)*m.Config.VocabSize))
+	if m.rowBuckets {
+		rows = rowsWithin(rows)
+	}
+	return rows
 }
 
 // byRows runs f on rows [lo, hi) of n, at most rows at a time, checking
@@ -157,6 +163,7 @@ const distBytes = 256 << 20
 // distributions is Distributions in one graph call.
 func (m *Model) distributions(seqs [][]int32, from []int) ([][][]float32, error) {
 	pad, T := Padded(seqs)
+	pad = padRows(pad, m.rowBucket(len(pad)), T)
 	out, err := m.run("distributions", "probs", func(w *weights, in []*Node) []*Node {
 		tokens := in[0] // [B, T]
 		h := forward(m.Config, w, embedTokens(w, tokens), sequenceInputs(m.Config, tokens), nil)

@@ -25,6 +25,8 @@ type Model struct {
 
 	mu     sync.Mutex // one weight move to the device at a time (onDevice)
 	graphs *Graphs    // compiled graphs by purpose
+
+	rowBuckets bool // pad forward calls' rows to RowBucket counts (rowBucket): on XLA
 }
 
 // New creates a model with fresh weights drawn from seed. They are stored
@@ -59,7 +61,8 @@ func FromWeights(c Config, data [][]float32, dtypes []string, opts ...Option) (*
 	if err != nil {
 		return nil, fmt.Errorf("start compute backend: %w", err)
 	}
-	m := &Model{Config: c, backend: backend, info: info, specs: specs, graphs: NewGraphs(0), dtypes: slices.Clone(dtypes)}
+	m := &Model{Config: c, backend: backend, info: info, specs: specs, graphs: NewGraphs(0), dtypes: slices.Clone(dtypes),
+		rowBuckets: info.Name != "go"}
 	if m.dtypes == nil {
 		m.dtypes = make([]string, len(m.specs))
 		for i := range m.dtypes {
@@ -221,6 +224,42 @@ func RowBucket(n int) int {
 		} else {
 			b = b / 3 * 4
 		}
+	}
+	return b
+}
+
+// rowBucket is the rows a forward function's graph runs for a call of n
+// sequences. On XLA, which compiles a graph per input shape (seconds
+// each), it is RowBucket(n): every forward function over a batch of
+// sequences (LogProbs, Targets, Distributions, Scores, EmbeddingGradient,
+// ScoreEmbeddings) pads its rows so, as it pads its lengths to Bucket,
+// since their callers' row counts vary (the trainer's reference log-probs
+// with the groups a step keeps, replay's chunks, the process reward
+// model's batches). A padding row is token 0 (a zero embedding, a zero
+// selection weight); rows never mix in the model, and only the real rows'
+// outputs are read back.
+//
+// On the Go backend it is n: there padding would add up to half a call's
+// work, and it can move a product across the backend's small/large kernel
+// threshold, which sums in another order (1M preset, 5 rows of 16 tokens
+// against 6: 14 log-probs differ, by at most 1e-6). SharedDistributions
+// pads on both (RowBucket), since replay's calls vary in rows, prefixes
+// and both lengths at once.
+func (m *Model) rowBucket(n int) int {
+	if !m.rowBuckets {
+		return n
+	}
+	return RowBucket(n)
+}
+
+// rowsWithin is the largest RowBucket count ≤ n, at least 1: a forward
+// function that splits a batch into calls of at most n rows, to bound
+// their memory, and pads each call's rows to a RowBucket count, splits it
+// into calls of this many.
+func rowsWithin(n int) int {
+	b := 1
+	for RowBucket(b+1) <= n {
+		b = RowBucket(b + 1)
 	}
 	return b
 }

@@ -19,6 +19,7 @@ func (m *Model) Scores(ctx context.Context, seqs [][]int32) ([][]float32, error)
 		return nil, err
 	}
 	pad, T := Padded(seqs)
+	pad = padRows(pad, m.rowBucket(len(pad)), T)
 	out, err := m.run("scores", "scores", func(w *weights, in []*Node) []*Node {
 		return []*Node{m.scores(w, embedTokens(w, in[0]), in[0])}
 	}, pad)
@@ -50,10 +51,13 @@ func (m *Model) EmbeddingGradient(ctx context.Context, seqs [][]int32, sel [][]f
 		return nil, nil, nil, err
 	}
 	pad, T := Padded(seqs)
-	wpad := make([][]float32, len(seqs))
-	for i := range sel {
+	pad = padRows(pad, m.rowBucket(len(pad)), T)
+	wpad := make([][]float32, len(pad)) // a padding row's weights are 0: it adds nothing to S
+	for i := range wpad {
 		wpad[i] = make([]float32, T)
-		copy(wpad[i], sel[i])
+		if i < len(sel) {
+			copy(wpad[i], sel[i])
+		}
 	}
 	out, err := m.run("embedding gradient", "embgrad", func(w *weights, in []*Node) []*Node {
 		tokens, weights := in[0], in[1] // [B, T], [B, T]
@@ -107,7 +111,8 @@ func (m *Model) ScoreEmbeddings(ctx context.Context, emb [][][]float32) ([][]flo
 		T, n[i] = max(T, len(rows)), len(rows)
 	}
 	T = Bucket(T)
-	flat := make([]float32, len(emb)*T*D)
+	B := m.rowBucket(len(emb)) // padding rows of zero embeddings
+	flat := make([]float32, B*T*D)
 	for i, rows := range emb {
 		for t, r := range rows {
 			copy(flat[(i*T+t)*D:], r)
@@ -118,7 +123,7 @@ func (m *Model) ScoreEmbeddings(ctx context.Context, emb [][][]float32) ([][]flo
 		dims := x.Shape().Dimensions
 		tokens := Zeros(x.Graph(), shapes.Make(dtypes.Int32, dims[0], dims[1])) // only its shape is read
 		return []*Node{m.scores(w, x, tokens)}
-	}, tensors.FromFlatDataAndDimensions(flat, len(emb), T, D))
+	}, tensors.FromFlatDataAndDimensions(flat, B, T, D))
 	if err != nil {
 		return nil, err
 	}

@@ -58,7 +58,8 @@ func (m *Model) SharedDistributions(ctx context.Context, s Shared, from []int) (
 		return nil, fmt.Errorf("shared distributions: %w", err)
 	}
 	n := len(s.Suffixes)
-	return byRows(ctx, n, m.tableRows(s.Suffixes, distBytes), func(lo, hi int) ([][][]float32, error) {
+	rows := rowsWithin(m.tableRows(s.Suffixes, distBytes)) // padded to RowBucket counts on every backend
+	return byRows(ctx, n, rows, func(lo, hi int) ([][][]float32, error) {
 		sub := s
 		if lo > 0 || hi < n {
 			idx := make([]int, 0, hi-lo)
@@ -135,8 +136,9 @@ func (s Shared) Select(rows []int) Shared {
 
 // sharedDistributions is SharedDistributions in one graph call. Its rows
 // and prefixes are padded to RowBucket counts, as its lengths are to
-// Bucket, so that replay's calls, which vary in all four, compile a few
-// dozen graphs: a padding row reads the first token of prefix 0.
+// Bucket, on every backend, so that replay's calls, which vary in all
+// four, compile a few dozen graphs: a padding row reads the first token of
+// prefix 0.
 func (m *Model) sharedDistributions(s Shared, from []int) ([][][]float32, error) {
 	prefixes, L := Padded(s.Prefixes)
 	suffixes, U := Padded(s.Suffixes)

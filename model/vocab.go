@@ -55,6 +55,7 @@ func (m *Model) targets(ctx context.Context, seqs [][]int32, chunk int) ([][]flo
 // greedy.
 func (m *Model) targetRows(seqs [][]int32, C int, logp [][]float32, greedy [][]int32) error {
 	pad, T := Padded(seqs)
+	pad = padRows(pad, m.rowBucket(len(pad)), T)
 	out, err := m.run("targets", "targets-hidden", m.buildTargetHidden, pad)
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func (m *Model) targetRows(seqs [][]int32, C int, logp [][]float32, greedy [][]i
 	h, tl := out[0], tensors.MustCopyFlatData[float32](out[1]) // [b, T−1, D], [b, T−1]
 	out[1].FinalizeAll()
 	defer h.FinalizeAll()
-	n := len(seqs) * (T - 1)
+	n := len(seqs) * (T - 1) // the real rows' positions; the padding rows' follow them
 	M, S, best := make([]float32, n), make([]float64, n), make([]float32, n)
 	arg := make([]int32, n)
 	for k := range M {
