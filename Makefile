@@ -16,7 +16,7 @@ HEARTBEAT = scripts/heartbeat.sh
 
 # credo's main job on its built-in defaults: see README.md.
 demo:
-	@echo "make demo: compiling credo into bin/credo (a first build takes several minutes, saying every 30 s that it is still at work; later ones seconds) ..."
+	@echo "make demo: compiling credo into bin/credo (a first build takes about 3 minutes on 2 idle cores and says every 30 s that it is still at work; later ones seconds) ..."
 	$(HEARTBEAT) "make demo: still compiling" go build -buildvcs=auto -o bin/credo ./cmd/credo
 	@echo "make demo: running bin/credo demo (warm-up, calibration, then 4 methods × 1 seed) ..."
 	bin/credo demo
@@ -64,7 +64,7 @@ test-xla:
 # The Python client's tests (clients/python) against the real `credo serve`,
 # built here into bin/credo (CREDO_BIN=path uses that binary instead), in
 # the pinned environment scripts/python/venv.sh client makes (torch's CPU
-# use of the PyPI wheel: about 5 GB and several minutes the first time,
+# use of the PyPI wheel: about 5 GB and 2.5 minutes the first time on an idle machine,
 # with pip's lines and venv.sh's heartbeat every 30 s).
 CREDO_BIN ?=
 SERVE_BIN = $(or $(CREDO_BIN),$(CURDIR)/bin/credo)
@@ -122,7 +122,7 @@ build:
 # that folder is not on PATH (README's commands say credo, not bin/credo).
 install:
 	@dir="$$(go env GOBIN)"; [ -n "$$dir" ] || dir="$$(go env GOPATH)/bin"; \
-	  echo "make install: compiling credo into $$dir/credo (a first build takes several minutes, later ones seconds) ..."; \
+	  echo "make install: compiling credo into $$dir/credo (a first build takes about 3 minutes, later ones seconds) ..."; \
 	  GOBIN="$$dir" go install -buildvcs=auto ./cmd/credo || exit 1; \
 	  echo "make install: installed $$dir/credo"; \
 	  case ":$$PATH:" in *":$$dir:"*) ;; \
