@@ -32,8 +32,7 @@ func (m *Model) wholeLogProbs(ctx context.Context, seqs [][]int32) ([][]float32,
 	if err := m.ready(ctx, "log-probs", lmHead, seqs, nil); err != nil {
 		return nil, err
 	}
-	pad, T := Padded(seqs)
-	pad = padRows(pad, m.rowBucket(len(pad)), T)
+	pad, T := m.padded(seqs)
 	out, err := m.run("log-probs", "logprobs", func(w *weights, in []*Node) []*Node {
 		lp, _ := tokenLogProbs(m.Config, w, in[0]) // tokens [B, T] → [B, T−1]
 		return []*Node{lp}
@@ -162,8 +161,7 @@ const distBytes = 256 << 20
 
 // distributions is Distributions in one graph call.
 func (m *Model) distributions(seqs [][]int32, from []int) ([][][]float32, error) {
-	pad, T := Padded(seqs)
-	pad = padRows(pad, m.rowBucket(len(pad)), T)
+	pad, T := m.padded(seqs)
 	out, err := m.run("distributions", "probs", func(w *weights, in []*Node) []*Node {
 		tokens := in[0] // [B, T]
 		h := forward(m.Config, w, embedTokens(w, tokens), sequenceInputs(m.Config, tokens), nil)

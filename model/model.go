@@ -264,6 +264,13 @@ func rowsWithin(n int) int {
 	return b
 }
 
+// padded is Padded with the rows, too, padded to rowBucket's count: what
+// a forward function over a batch of sequences runs its graph on.
+func (m *Model) padded(seqs [][]int32) (rows [][]int32, T int) {
+	rows, T = Padded(seqs)
+	return padRows(rows, m.rowBucket(len(rows)), T), T
+}
+
 // padRows is rows with zero rows of length T appended up to n.
 func padRows(rows [][]int32, n, T int) [][]int32 {
 	for len(rows) < n {

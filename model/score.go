@@ -18,8 +18,7 @@ func (m *Model) Scores(ctx context.Context, seqs [][]int32) ([][]float32, error)
 	if err := m.ready(ctx, "scores", scoreHead, seqs, nil); err != nil {
 		return nil, err
 	}
-	pad, T := Padded(seqs)
-	pad = padRows(pad, m.rowBucket(len(pad)), T)
+	pad, T := m.padded(seqs)
 	out, err := m.run("scores", "scores", func(w *weights, in []*Node) []*Node {
 		return []*Node{m.scores(w, embedTokens(w, in[0]), in[0])}
 	}, pad)
@@ -50,8 +49,7 @@ func (m *Model) EmbeddingGradient(ctx context.Context, seqs [][]int32, sel [][]f
 	if err := m.ready(ctx, "embedding gradient", scoreHead, seqs, checkSelection(seqs, sel)); err != nil {
 		return nil, nil, nil, err
 	}
-	pad, T := Padded(seqs)
-	pad = padRows(pad, m.rowBucket(len(pad)), T)
+	pad, T := m.padded(seqs)
 	wpad := make([][]float32, len(pad)) // a padding row's weights are 0: it adds nothing to S
 	for i := range wpad {
 		wpad[i] = make([]float32, T)

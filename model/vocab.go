@@ -54,8 +54,7 @@ func (m *Model) targets(ctx context.Context, seqs [][]int32, chunk int) ([][]flo
 // time, writing each sequence's log-probs and greedy tokens into logp and
 // greedy.
 func (m *Model) targetRows(seqs [][]int32, C int, logp [][]float32, greedy [][]int32) error {
-	pad, T := Padded(seqs)
-	pad = padRows(pad, m.rowBucket(len(pad)), T)
+	pad, T := m.padded(seqs)
 	out, err := m.run("targets", "targets-hidden", m.buildTargetHidden, pad)
 	if err != nil {
 		return err
