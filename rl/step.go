@@ -145,11 +145,16 @@ func (t *Trainer) stepMetrics(ctx context.Context, s int, all rollout.Rollouts, 
 	// step is the number of steps completed with this one, as checkpoint
 	// names and the progress bar count.
 	m := run.Metrics{
-		run.KeyStep: float64(s + 1), "lr": up.lr, "update/skipped": float64(up.skipped), "update/positions": float64(up.positions), "verify/errors": float64(len(all.Failures)),
+		run.KeyStep: float64(s + 1), "lr": up.lr, "update/skipped": float64(up.skipped), "verify/errors": float64(len(all.Failures)),
 		"time/sample": all.Sampling.Seconds(), "time/verify": all.Verifying.Seconds(), "time/credit": times.credit.Seconds(),
 		"time/update": times.update.Seconds(), run.KeyTimeStep: times.total.Seconds(),
 		run.KeyCreditOverhead: times.credit.Seconds() / times.total.Seconds(),
 	}
+	// The update's size: its positions (prompt and response tokens) and
+	// 6·parameters·positions GFLOP (forward and backward; attention not
+	// counted), from which scripts/phases.sh states its MFU.
+	m["update/positions"] = float64(up.positions)
+	m["update/gflop"] = 6 * float64(t.policy.Model.Config.NumParams()) * float64(up.positions) / 1e9
 	if up.applied > 0 {
 		m["loss/total"], m["grad_norm"] = up.lossSum/float64(up.applied), up.normSum/float64(up.applied)
 		maps.Copy(m, up.last)

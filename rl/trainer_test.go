@@ -78,6 +78,14 @@ func TestSmoke(t *testing.T) {
 							t.Errorf("step %d: %s = %v is not a finite number", i, k, v)
 						}
 					}
+					// the update's size: every response follows a prompt of at least one token
+					pos, _ := m["update/positions"].(float64)
+					if least := float64(c.PromptsPerStep * c.Group * 2); pos < least {
+						t.Errorf("step %d: update/positions %v, want at least %v", i, pos, least)
+					}
+					if want := 6 * float64(tr.policy.Model.Config.NumParams()) * pos / 1e9; m["update/gflop"] != want {
+						t.Errorf("step %d: update/gflop %v, want 6·%d·%v/1e9 = %v", i, m["update/gflop"], tr.policy.Model.Config.NumParams(), pos, want)
+					}
 					for _, v := range tr.rewards {
 						if _, ok := m["reward/"+v.Name()+"/mean"]; !ok && taskName != "ifeval" {
 							t.Errorf("step %d lacks reward/%s/mean", i, v.Name())

@@ -4,8 +4,8 @@
 # same prompts, then the mean share of each phase (steps 2 on: step 1
 # compiles the graphs) and the method's step time against GDPO's are
 # printed from the runs' metrics.jsonl; then each phase's seconds, the
-# process's peak RSS, and the update's rate: 6 × parameters × the update's
-# positions (update/positions: prompt and response tokens) per second, and
+# process's peak RSS, and the update's rate: the trainer's update/gflop
+# (6 × parameters × the update's prompt and response tokens) per second, and
 # that against CREDO_PEAK_GFLOPS (MFU; the head's skipped prompt positions
 # and attention are not counted, so it is a floor-ish estimate).
 #
@@ -42,19 +42,10 @@ for m in ${methods//,/ }; do
     --eval-prompts 0 --checkpoint-every 0 "${extra[@]}" >/dev/null 2>&1
 done
 load_note end
-params=$(/usr/bin/env python3 -c '
-import json, sys
-c = json.load(open(sys.argv[1]))
-V, D, F, L = c["vocab_size"], c["hidden_size"], c["intermediate_size"], c["num_hidden_layers"]
-H, KV = c["num_attention_heads"], c.get("num_key_value_heads") or c["num_attention_heads"]
-hd = c.get("head_dim") or D // H
-tied = c.get("tie_word_embeddings", False)
-layer = D * H * hd + 2 * D * KV * hd + H * hd * D + 3 * D * F + 2 * D
-print(V * D * (1 if tied else 2) + L * layer + D)' "$init/config.json" 2>/dev/null || echo 0)
-/usr/bin/env python3 - "$out" "$methods" "$params" "${peak:-0}" <<'PY'
+/usr/bin/env python3 - "$out" "$methods" "${peak:-0}" <<'PY'
 import json, sys
 out, methods = sys.argv[1], sys.argv[2].split(",")
-params, peak = float(sys.argv[3]), float(sys.argv[4])
+peak = float(sys.argv[3])
 rows = {}
 for m in methods:
     ls = [json.loads(l) for l in open(f"{out}/{m}/metrics.jsonl")]
@@ -62,7 +53,7 @@ for m in methods:
     mean = lambda k: sum(l[k] for l in ls) / len(ls)
     rows[m] = {k: mean("time/" + k) for k in ("step", "sample", "verify", "credit", "update")}
     rows[m]["pairs"] = mean("credit/replay/pairs") if all("credit/replay/pairs" in l for l in ls) else None
-    rows[m]["positions"] = mean("update/positions") if all("update/positions" in l for l in ls) else None
+    rows[m]["gflop"] = mean("update/gflop") if all("update/gflop" in l for l in ls) else None
     rows[m]["rss"] = int(open(f"{out}/{m}.rss").read().split()[-1]) / 1024**2  # GiB
 print(f"{'method':8} {'s/step':>7} {'sample':>7} {'verify':>7} {'credit':>7} {'update':>7} {'vs gdpo':>8} {'replayed':>8}")
 for m, r in rows.items():
@@ -75,10 +66,10 @@ print(f"{'method':8} {'s/step':>7} {'sample s':>9} {'verify s':>9} {'credit s':>
 for m, r in rows.items():
     secs = " ".join(f"{r[k]:9.1f}" for k in ("sample", "verify", "credit", "update"))
     rate = mfu = "—"
-    if r["positions"] and params > 0 and r["update"] > 0:
-        g = 6 * params * r["positions"] / r["update"] / 1e9
+    if r["gflop"] and r["update"] > 0:
+        g = r["gflop"] / r["update"]
         rate = f"{g:.1f}"
         mfu = f"{100 * g / peak:.0f}%" if peak > 0 else "—"
     print(f"{m:8} {r['step']:7.2f} {secs} {r['rss']:9.2f} {rate:>12} {mfu:>8}")
-print(f"# {params:.0f} parameters (the init folder's config.json; 0: not read), peak {peak:g} GFLOP/s")
+print(f"# update GFLOP/s: the trainer's update/gflop (6 x parameters x positions) over time/update; peak {peak:g} GFLOP/s")
 PY
