@@ -130,6 +130,7 @@ func TestBenchScriptsRefuseBusy(t *testing.T) {
 		{"bench-xla.sh"},
 		{"scaling.sh"},
 		{"phases.sh", "runs/none"},
+		{"fresh-times.sh"},
 	} {
 		t.Run(s[0], func(t *testing.T) {
 			path := filepath.Join(root, "scripts", s[0])
