@@ -35,10 +35,21 @@ func DefaultAdamW() AdamW {
 // parameters' (params' order). Outputs: new params, moments, velocities,
 // loss, grad norm, finite flag.
 func adamW(opt AdamW, specs []model.ParamSpec, params, mom, vel, grads []*Node, loss, lr, stepSize, bc2sqrt *Node) []*Node {
-	np := len(params)
-	// Σ‖g‖² in the order of the parameters' names, so the norm (and so
-	// clipping) does not depend on the order the parameters are passed in.
-	byName := make([]int, np)
+	norm := gradNorm(specs, grads)
+	next, m, v := adamWApply(opt, specs, params, mom, vel, grads, norm, lr, stepSize, bc2sqrt)
+	// No Where(finite, new, old) here: Step keeps the old tensors when the
+	// update is not finite, so selecting in the graph would be three wasted
+	// passes over every parameter.
+	out := make([]*Node, 0, 3*len(params)+3)
+	out = append(append(append(out, next...), m...), v...)
+	return append(out, loss, norm, updateFinite(loss, norm, next, m, v))
+}
+
+// gradNorm is ‖g‖ over every parameter, its squares summed in the order
+// of the parameters' names, so the norm (and so clipping) does not depend
+// on the order the parameters are passed in.
+func gradNorm(specs []model.ParamSpec, grads []*Node) *Node {
+	byName := make([]int, len(grads))
 	for i := range byName {
 		byName[i] = i
 	}
@@ -47,14 +58,19 @@ func adamW(opt AdamW, specs []model.ParamSpec, params, mom, vel, grads []*Node, 
 	for _, i := range byName[1:] {
 		sq = Add(sq, ReduceAllSum(Square(grads[i])))
 	}
-	norm := Sqrt(sq)
-	finite := LogicalAnd(IsFinite(loss), IsFinite(norm))
+	return Sqrt(sq)
+}
+
+// adamWApply is adamW's update given the gradient's norm: the new
+// params, moments and velocities, with no check that they are finite.
+func adamWApply(opt AdamW, specs []model.ParamSpec, params, mom, vel, grads []*Node, norm, lr, stepSize, bc2sqrt *Node) (next, m, v []*Node) {
+	np := len(params)
 	scale := OnesLike(norm)
 	if opt.ClipNorm > 0 { // PyTorch's clip_grad_norm_: coef = max/(norm+1e-6), at most 1
 		scale = Min(scale, Div(Scalar(norm.Graph(), dtypes.Float32, opt.ClipNorm), AddScalar(norm, 1e-6)))
 	}
 	b1, b2 := opt.Beta1, opt.Beta2
-	next, m, v := make([]*Node, np), make([]*Node, np), make([]*Node, np)
+	next, m, v = make([]*Node, np), make([]*Node, np), make([]*Node, np)
 	for i, p := range params {
 		g := Mul(grads[i], scale)
 		m[i] = Add(MulScalar(mom[i], b1), MulScalar(g, 1-b1))
@@ -65,18 +81,20 @@ func adamW(opt AdamW, specs []model.ParamSpec, params, mom, vel, grads []*Node, 
 		}
 		denom := AddScalar(Div(Sqrt(v[i]), bc2sqrt), opt.Eps)
 		next[i] = Sub(next[i], Mul(stepSize, Div(m[i], denom)))
-		// A finite loss and gradient can still give non-finite weights or
-		// moments (a learning rate of 3e38 overflows the step size): the
-		// update counts only when everything it writes is finite. A sum is
-		// finite exactly when its terms are (short of a sum beyond 3.4e38,
-		// which no trainable weights reach), and costs one pass where
-		// IsFinite and LogicalAll cost two.
+	}
+	return next, m, v
+}
+
+// updateFinite is 1 when the loss, the norm and every written weight,
+// moment and velocity are finite, else 0 (float32). A finite loss and
+// gradient can still give non-finite weights or moments (a learning rate
+// of 3e38 overflows the step size). A sum is finite exactly when its terms
+// are (short of a sum beyond 3.4e38, which no trainable weights reach),
+// and costs one pass where IsFinite and LogicalAll cost two.
+func updateFinite(loss, norm *Node, next, m, v []*Node) *Node {
+	finite := LogicalAnd(IsFinite(loss), IsFinite(norm))
+	for i := range next {
 		finite = LogicalAnd(finite, IsFinite(Add(Add(ReduceAllSum(next[i]), ReduceAllSum(m[i])), ReduceAllSum(v[i]))))
 	}
-	// No Where(finite, new, old) here: Step keeps the old tensors when the
-	// update is not finite, so selecting in the graph would be three wasted
-	// passes over every parameter.
-	out := make([]*Node, 0, 3*np+3)
-	out = append(append(append(out, next...), m...), v...)
-	return append(out, loss, norm, ConvertDType(finite, dtypes.Float32))
+	return ConvertDType(finite, dtypes.Float32)
 }

@@ -12,15 +12,20 @@ import (
 // TestNonFiniteUpdateSkipped: an update whose loss and gradient are finite
 // but whose new weights are not (issue 14: --lr 3e38 made every weight NaN
 // at step 0, with loss and norm finite, and the guard let it through) is
-// skipped: weights, moments and the update count stay as they were.
+// skipped: weights, moments and the update count stay as they were, on
+// the whole batch's fused step and on micro-batches (whose update checks
+// first, then writes in place over the donated state).
 func TestNonFiniteUpdateSkipped(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		lr   float64
 		opt  func(*AdamW)
+		mem  Memory
 	}{
-		{"lr 3e38", 3e38, func(*AdamW) {}},
-		{"weight decay 1e40", 1e-3, func(o *AdamW) { o.WeightDecay = 1e40 }},
+		{"lr 3e38", 3e38, func(*AdamW) {}, Memory{}},
+		{"weight decay 1e40", 1e-3, func(o *AdamW) { o.WeightDecay = 1e40 }, Memory{}},
+		{"micro-batches lr 3e38", 3e38, func(*AdamW) {}, Memory{MicroBatch: 1}},
+		{"micro-batches weight decay 1e40", 1e-3, func(o *AdamW) { o.WeightDecay = 1e40 }, Memory{MicroBatch: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := model.New(model.Tiny(260), 7)
@@ -31,6 +36,9 @@ func TestNonFiniteUpdateSkipped(t *testing.T) {
 			tc.opt(&opt)
 			tr, err := NewUpdater(m, opt, CrossEntropy{})
 			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tr.SetMemory(tc.mem); err != nil {
 				t.Fatal(err)
 			}
 			seqs := [][]int32{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}}

@@ -199,3 +199,19 @@ func TestParseBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestBackendReleasesBuffers: the Go backend offers the capability
+// releaseBuffers looks for; without it a 135M step's heap doubles
+// (docs/performance.md) and nothing else would say so.
+func TestBackendReleasesBuffers(t *testing.T) {
+	m, err := model.New(model.Tiny(40), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.BackendInfo().Name != "go" {
+		t.Skipf("backend %q", m.BackendInfo().Name)
+	}
+	if _, ok := m.Backend().(interface{ ReleaseBuffers() }); !ok {
+		t.Errorf("the Go backend (%T) has no ReleaseBuffers", m.Backend())
+	}
+}

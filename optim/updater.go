@@ -22,9 +22,10 @@ type Updater struct {
 	step int64             // completed (not skipped) updates
 	mem  Memory
 	// graphs compiles the step's Execs by purpose: "step" (the whole step
-	// in one graph, one micro-batch), "grad" (one micro-batch's gradient,
-	// added to an accumulator) and "update" (AdamW from an accumulated
-	// gradient). Row counts vary with dynamic sampling and lengths with
+	// in one graph, one micro-batch), "grad0" and "grad" (the first
+	// micro-batch's gradient, a later one's added to the accumulator), and
+	// chunkedUpdate's "sumsq", "check" and "apply" per chunk of
+	// parameters (AdamW from an accumulated gradient). Row counts vary with dynamic sampling and lengths with
 	// the batch, so their shapes are counted and never meet GoMLX's limit.
 	graphs *model.Graphs
 }
@@ -146,7 +147,9 @@ func (u *Updater) Step(ctx context.Context, seqs [][]int32, in TokenInputs, lr f
 	}
 	if st.Skipped {
 		for _, x := range out[:3*np] {
-			x.FinalizeAll()
+			if x != nil { // chunkedUpdate leaves a skipped update's nil
+				x.FinalizeAll()
+			}
 		}
 		return st, nil
 	}
@@ -216,19 +219,18 @@ func (u *Updater) call(name string, build func([]*Node) []*Node, batch, args []a
 // accumulatedStep sums the gradients, losses and metrics of micro-batches
 // of rows sequences (each normalized by the whole batch's totals, so the
 // sums are the whole batch's), then applies one AdamW update; its outputs
-// are fusedStep's.
+// are fusedStep's, less the new params, moments and velocities (nil) when
+// the update is skipped. The first micro-batch's gradient is the
+// accumulator (no zeros); later ones add into it in place (donated); the
+// update is chunkedUpdate's.
 func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenInputs, tot batchTotals, hyper []any, shift, rows int) ([]*tensors.Tensor, error) {
 	np := len(u.mom)
-	acc := make([]*tensors.Tensor, np)
-	for i, p := range u.m.Specs() {
-		acc[i] = tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...)
-	}
-	free := func() {
+	var acc []*tensors.Tensor // nil until the first micro-batch
+	defer func() {
 		for _, x := range acc {
 			x.FinalizeAll()
 		}
-	}
-	defer free()
+	}()
 	loss := 0.0
 	metrics := make([]float64, len(u.obj.MetricNames()))
 	for lo := 0; lo < len(seqs); lo += rows {
@@ -240,16 +242,22 @@ func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenI
 		for _, x := range u.m.Weights() {
 			args = append(args, x)
 		}
-		for _, x := range acc {
-			args = append(args, x)
+		name, build := "grad0", u.buildGrad0
+		if acc != nil {
+			name, build = "grad", u.buildGrad
+			donated, err := u.donate(acc)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, donated...)
 		}
 		batch := batchArgs(seqs[lo:hi], in.rows(lo, hi), tot, shift)
-		out, err := u.call("grad", u.buildGrad, batch, append(args, batch...))
+		u.releaseBuffers()
+		out, err := u.call(name, build, batch, append(args, batch...))
 		if err != nil {
 			return nil, err
 		}
-		free()
-		copy(acc, out[:np])
+		acc = out[:np]
 		for j, x := range out[np:] {
 			v := float64(tensors.MustCopyFlatData[float32](x)[0])
 			if j == 0 {
@@ -260,11 +268,10 @@ func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenI
 			x.FinalizeAll()
 		}
 	}
-	args := append(u.stateArgs(), hyper...)
-	for _, x := range acc {
-		args = append(args, x)
-	}
-	out, err := u.call("update", u.buildUpdate, nil, append(args, float32(loss)))
+	grads := acc
+	acc = nil // chunkedUpdate owns them now
+	u.releaseBuffers()
+	out, err := u.chunkedUpdate(grads, float32(loss), hyper)
 	if err != nil {
 		return nil, err
 	}
@@ -272,6 +279,17 @@ func (u *Updater) accumulatedStep(ctx context.Context, seqs [][]int32, in TokenI
 		out = append(out, tensors.FromScalar(float32(v)))
 	}
 	return out, nil
+}
+
+// releaseBuffers lets the collector reclaim the buffers the backend pools
+// for reuse, where it can (the Go backend's ReleaseBuffers): the
+// micro-batches' lengths differ, so the last one's activations rarely fit
+// the next, and pooled they kept a 135M step's heap at twice what it held
+// (docs/performance.md, "The RL step").
+func (u *Updater) releaseBuffers() {
+	if r, ok := u.m.Backend().(interface{ ReleaseBuffers() }); ok {
+		r.ReleaseBuffers()
+	}
 }
 
 // objectiveLoss is the objective on a (micro-)batch of tokens [B, T]
@@ -299,7 +317,18 @@ func (u *Updater) buildStep(inputs []*Node) []*Node {
 	return append(out, metrics...)
 }
 
-// buildGrad is one micro-batch's gradient added to an accumulator:
+// buildGrad0 is the first micro-batch's gradient:
+// inputs: params, then batchArgs: tokens [B, T], (from [B],) inputs, totals;
+// outputs: ∂loss/∂params, loss, metrics.
+func (u *Updater) buildGrad0(inputs []*Node) []*Node {
+	np := len(u.m.Specs())
+	loss, metrics := u.objectiveLoss(inputs[:np], inputs[np], inputs[np+1:])
+	out := Gradient(loss, inputs[:np]...)
+	out = append(out, loss)
+	return append(out, metrics...)
+}
+
+// buildGrad is a later micro-batch's gradient added to the accumulator:
 // inputs: params, accumulated gradients, then batchArgs: tokens [B, T], (from [B],) inputs, totals;
 // outputs: accumulator + ∂loss/∂params, loss, metrics.
 func (u *Updater) buildGrad(inputs []*Node) []*Node {
@@ -313,15 +342,4 @@ func (u *Updater) buildGrad(inputs []*Node) []*Node {
 	}
 	out = append(out, loss)
 	return append(out, metrics...)
-}
-
-// buildUpdate applies AdamW with an accumulated gradient:
-// inputs: params, moments, velocities, lr, lr/(1−β1ⁿ), √(1−β2ⁿ), gradients, loss;
-// outputs: new params, moments, velocities, loss, grad norm, finite flag.
-func (u *Updater) buildUpdate(inputs []*Node) []*Node {
-	np := len(u.m.Specs())
-	params, mom, vel := inputs[:np], inputs[np:2*np], inputs[2*np:3*np]
-	lr, stepSize, bc2sqrt := inputs[3*np], inputs[3*np+1], inputs[3*np+2]
-	grads, loss := inputs[3*np+3:4*np+3], inputs[4*np+3]
-	return adamW(u.opt, u.m.Specs(), params, mom, vel, grads, loss, lr, stepSize, bc2sqrt)
 }

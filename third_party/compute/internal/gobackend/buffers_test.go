@@ -57,3 +57,40 @@ func TestBuffers_Fill(t *testing.T) {
 		t.Fatalf("Unexpected result (-want +got):\n%s", diff)
 	}
 }
+
+// TestBuffers_Release: a buffer put back is reused by the next GetBuffer
+// of its size, unless ReleaseBuffers dropped the pools in between.
+func TestBuffers_Release(t *testing.T) {
+	b := backend.(*gobackend.Backend)
+	shape := shapes.Make(dtypes.Float32, 12345)
+	get := func() *gobackend.Buffer {
+		buf, err := b.GetBuffer(shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return buf
+	}
+	reused := func(release bool) bool {
+		for range 20 { // sync.Pool may drop an item on its own; one reuse proves it pools
+			buf := get()
+			first := &buf.RawBytes[0]
+			b.PutBuffer(buf)
+			if release {
+				b.ReleaseBuffers()
+			}
+			again := get()
+			same := &again.RawBytes[0] == first
+			b.PutBuffer(again)
+			if same {
+				return true
+			}
+		}
+		return false
+	}
+	if !reused(false) {
+		t.Fatal("a pooled buffer was never reused: the test cannot tell release from no pooling")
+	}
+	if reused(true) {
+		t.Error("a buffer was reused after ReleaseBuffers")
+	}
+}

@@ -231,6 +231,17 @@ func (b *Backend) Finalize() {
 	b.bufferPools.Clear()
 }
 
+// ReleaseBuffers drops every pooled buffer, so the Go collector reclaims
+// them at its next cycle. The pools are sync.Pools: a buffer put back
+// stays reachable until two collections pass, and counts as live for the
+// collector's pacing meanwhile. A caller whose calls change shape from one
+// to the next (a training step's micro-batches of varying lengths) finds
+// few of them reusable, and its heap grew to twice what it held: releasing
+// them between such calls bounds it. The backend stays usable.
+func (b *Backend) ReleaseBuffers() {
+	b.bufferPools.Clear()
+}
+
 // IsFinalized returns true if the backend has been isFinalized.
 func (b *Backend) IsFinalized() bool {
 	return b.isFinalized
