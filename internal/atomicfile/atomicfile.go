@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,11 +22,25 @@ const (
 // Write writes data to path through a temporary file in the same folder,
 // synced, then renamed over path.
 func Write(path string, data []byte) error {
+	return WriteWith(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteWith is Write for data that fill streams to w (buffered), so a
+// large file is never held whole in memory. An error from fill leaves
+// path as it was.
+func WriteWith(path string, fill func(w io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	_, werr := f.Write(data)
+	bw := bufio.NewWriterSize(f, 1<<20)
+	werr := fill(bw)
+	if werr == nil {
+		werr = bw.Flush()
+	}
 	merr := f.Chmod(FileMode &^ Umask())
 	serr := f.Sync()
 	cerr := f.Close()

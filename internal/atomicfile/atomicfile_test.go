@@ -1,6 +1,9 @@
 package atomicfile
 
 import (
+	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,6 +25,40 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(filepath.Join(dir, "missing", "f"), nil); err == nil {
 		t.Error("writing into a missing folder succeeded")
+	}
+}
+
+// TestWriteWith: streamed data lands whole; a fill that fails part way
+// leaves the old file as it was and no temporary file behind.
+func TestWriteWith(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "big.bin")
+	if err := WriteWith(p, func(w io.Writer) error {
+		for range 3 {
+			if _, err := w.Write(bytes.Repeat([]byte("x"), 1<<20)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Size() != 3<<20 {
+		t.Fatalf("stat %v, %v: want 3 MiB", fi, err)
+	}
+	failed := errors.New("disk gone")
+	err := WriteWith(p, func(w io.Writer) error {
+		w.Write([]byte("half"))
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Errorf("error %v, want the fill's", err)
+	}
+	if fi, _ := os.Stat(p); fi.Size() != 3<<20 {
+		t.Errorf("a failed write changed the file (%d bytes)", fi.Size())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d entries left, want 1", len(entries))
 	}
 }
 

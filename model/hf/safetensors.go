@@ -217,24 +217,45 @@ func WriteSafetensors(path string, ts map[string]Tensor) error {
 	for len(hdr)%8 != 0 { // keep the data 8-byte aligned, as the reference writer does
 		hdr = append(hdr, ' ')
 	}
-	buf := make([]byte, 8, 8+len(hdr)+int(off))
-	binary.LittleEndian.PutUint64(buf, uint64(len(hdr)))
-	buf = append(buf, hdr...)
-	for _, n := range names {
-		switch ts[n].DType {
-		case "BF16":
-			for _, v := range ts[n].Data {
-				buf = binary.LittleEndian.AppendUint16(buf, floatToBF16(v))
-			}
-		case "F16":
-			for _, v := range ts[n].Data {
-				buf = binary.LittleEndian.AppendUint16(buf, floatToHalf(v))
-			}
-		default:
-			for _, v := range ts[n].Data {
-				buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+	return atomicfile.WriteWith(path, func(w io.Writer) error {
+		var n8 [8]byte
+		binary.LittleEndian.PutUint64(n8[:], uint64(len(hdr)))
+		if _, err := w.Write(append(n8[:], hdr...)); err != nil {
+			return err
+		}
+		// Each tensor is encoded a block at a time: a checkpoint of a
+		// 135M model (weights, then 1 GB of moments) written through one
+		// buffer doubled the trainer's memory while it saved.
+		buf := make([]byte, 0, 4<<16)
+		for _, n := range names {
+			data := ts[n].Data
+			for lo := 0; lo < len(data); lo += 1 << 16 {
+				buf = encodeValues(buf[:0], ts[n].DType, data[lo:min(lo+1<<16, len(data))])
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
 			}
 		}
+		return nil
+	})
+}
+
+// encodeValues appends vs to buf in dtype's little-endian encoding (F32
+// when dtype is empty).
+func encodeValues(buf []byte, dtype string, vs []float32) []byte {
+	switch dtype {
+	case "BF16":
+		for _, v := range vs {
+			buf = binary.LittleEndian.AppendUint16(buf, floatToBF16(v))
+		}
+	case "F16":
+		for _, v := range vs {
+			buf = binary.LittleEndian.AppendUint16(buf, floatToHalf(v))
+		}
+	default:
+		for _, v := range vs {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+		}
 	}
-	return atomicfile.Write(path, buf)
+	return buf
 }
