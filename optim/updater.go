@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+
 	"github.com/credo-rl/credo/model"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 	"github.com/gomlx/gomlx/core/tensors"
@@ -47,11 +51,39 @@ func NewUpdater(m *model.Model, opt AdamW, obj Objective) (*Updater, error) {
 		return nil, fmt.Errorf("invalid AdamW settings %+v: betas must be in [0, 1), eps positive, decay and clip non-negative", opt)
 	}
 	u := &Updater{m: m, opt: opt, obj: obj, graphs: model.NewGraphs(0)}
-	for _, p := range m.Specs() {
-		u.mom = append(u.mom, tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...))
-		u.vel = append(u.vel, tensors.FromFlatDataAndDimensions(make([]float32, p.Size()), p.Shape...))
+	zeros, err := ExecOnceN(m.Backend(), func(g *Graph) []*Node {
+		out := make([]*Node, 0, 2*len(m.Specs()))
+		for range 2 {
+			for _, p := range m.Specs() {
+				out = append(out, Zeros(g, shapes.Make(dtypes.Float32, p.Shape...)))
+			}
+		}
+		return out
+	})
+	if err != nil {
+		return nil, fmt.Errorf("optimizer state: %w", err)
 	}
+	np := len(m.Specs())
+	u.mom, u.vel = zeros[:np], zeros[np:]
 	return u, nil
+}
+
+// onBackend moves host tensors to the backend, freeing their host copies.
+// The moments live there only, as the update's outputs do: a host copy
+// donated to the first update would be copied to the backend and kept
+// beside it (1 GB at 135M) until that update ended.
+func onBackend(b compute.Backend, ts []*tensors.Tensor) ([]*tensors.Tensor, error) {
+	out, err := ExecOnceN(b, func(in []*Node) []*Node {
+		out := make([]*Node, len(in))
+		for i, x := range in {
+			out[i] = Identity(x)
+		}
+		return out
+	}, anys(ts)...)
+	for _, t := range ts {
+		t.FinalizeAll()
+	}
+	return out, err
 }
 
 // StepStats reports one update.
@@ -87,12 +119,22 @@ func (u *Updater) SetOptimizerState(mom, vel [][]float32, steps int64) error {
 			return fmt.Errorf("optimizer state: tensor %s has the wrong size", p.Name)
 		}
 	}
-	for i, p := range u.m.Specs() {
+	host := make([]*tensors.Tensor, 0, 2*len(mom))
+	for _, data := range [][][]float32{mom, vel} {
+		for i, p := range u.m.Specs() {
+			host = append(host, tensors.FromFlatDataAndDimensions(data[i], p.Shape...))
+		}
+	}
+	state, err := onBackend(u.m.Backend(), host)
+	if err != nil {
+		return fmt.Errorf("optimizer state: %w", err)
+	}
+	for i := range u.mom {
 		u.mom[i].FinalizeAll()
 		u.vel[i].FinalizeAll()
-		u.mom[i] = tensors.FromFlatDataAndDimensions(mom[i], p.Shape...)
-		u.vel[i] = tensors.FromFlatDataAndDimensions(vel[i], p.Shape...)
 	}
+	np := len(u.mom)
+	u.mom, u.vel = state[:np], state[np:]
 	u.step = steps
 	return nil
 }
