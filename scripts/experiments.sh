@@ -23,7 +23,14 @@
 #            slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout
 #            toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout
 #            toolcall-varied toolcall-varied-heldout toolcall-varied-long
-#            toolcall-varied-long-heldout
+#            toolcall-varied-long-heldout smollm2-ifeval
+#   SMOLLM2=<folder> scripts/experiments.sh smollm2-ifeval
+#     (issue 52's real-model table: SmolLM2-135M-Instruct, a `credo
+#     import-gguf` folder, trained on the train split of the 541 IFEval
+#     records, no warm-up, 4 seeds × 40 steps of gdpo, span and mrtpo at
+#     issue 53's recipe, greedy IFEval of the 111 test prompts every 20
+#     steps; about 15 hours of both cores at ~100 s a step: run it in
+#     parts, it resumes where it stopped)
 #   WARMUPS=3 SEEDS=1 scripts/experiments.sh slots    (a smaller run)
 #   METHODS=gdpo,span scripts/experiments.sh ifeval-heldout
 #     (other methods for the comparisons of grpo,gdpo,span[,mrtpo]; a later
@@ -256,7 +263,12 @@ for name in ${@:-slots ifeval slots-heldout ifeval-heldout sql arith}; do
       # text of its length instead of removed (mrtpo+neutral), on slots'
       # warm-ups (the comparison grows by one method).
       "$bin" compare --out runs/exp-slots "${slots[@]}" --methods grpo,gdpo,span,mrtpo,mrtpo+neutral "${protocol[@]}" ;;
-    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout sql-executes sql-executes-heldout sql-executes-heldout-2 sql-think sql-think-heldout sql-think-heldout-2 arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout toolcall-varied toolcall-varied-heldout toolcall-varied-long toolcall-varied-long-heldout)" >&2; exit 2 ;;
+    smollm2-ifeval)
+      "$bin" compare --out "$out" --init "${SMOLLM2:?set SMOLLM2 to a credo import-gguf folder of SmolLM2-135M-Instruct}" \
+        --records ../shared/data/ifeval/input_data.jsonl --format ifeval \
+        --methods "${METHODS:-gdpo,span,mrtpo}" --baselines gdpo --seeds "${SEEDS:-4}" \
+        --steps 40 --prompts 4 --group 8 --max-tokens 128 --lr 1e-5 --eval-every 20 --eval-prompts 111 ;;
+    *) echo "unknown comparison $name (known: slots slots-heldout slots-heldout-own ifeval ifeval-heldout sql sql-heldout sql-plain sql-plain-heldout sql-executes sql-executes-heldout sql-executes-heldout-2 sql-think sql-think-heldout sql-think-heldout-2 arith arith-heldout arith-two arith-two-heldout slots-10m slots-10m-plain ifeval-10m slots-neutral toolcall toolcall-heldout toolcall-args toolcall-args-heldout toolcall-plan toolcall-plan-heldout toolcall-varied toolcall-varied-heldout toolcall-varied-long toolcall-varied-long-heldout smollm2-ifeval)" >&2; exit 2 ;;
   esac
   echo "$name: $(( ($(date +%s) - start) / 60 )) minutes" | tee -a runs/experiments.log
 done
