@@ -64,7 +64,7 @@ func (u *Updater) chunkedUpdate(grads []*tensors.Tensor, loss float32, hyper []a
 		}
 	}
 	norm := hostNorm(specs, sq)
-	finite := !isInf32(loss) && !isInf32(norm)
+	finite := !notFinite32(loss) && !notFinite32(norm)
 	for c, idx := range parts {
 		if !finite {
 			break
@@ -133,8 +133,8 @@ func hostNorm(specs []model.ParamSpec, sq []float32) float32 {
 	return float32(math.Sqrt(float64(s)))
 }
 
-// isInf32 is true for ±Inf and NaN.
-func isInf32(x float32) bool {
+// notFinite32 is true for ±Inf and NaN.
+func notFinite32(x float32) bool {
 	f := float64(x)
 	return math.IsInf(f, 0) || math.IsNaN(f)
 }

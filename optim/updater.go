@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/credo-rl/credo/model"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
-
-	"github.com/credo-rl/credo/model"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 	"github.com/gomlx/gomlx/core/tensors"
 )
@@ -29,8 +28,9 @@ type Updater struct {
 	// in one graph, one micro-batch), "grad0" and "grad" (the first
 	// micro-batch's gradient, a later one's added to the accumulator), and
 	// chunkedUpdate's "sumsq", "check" and "apply" per chunk of
-	// parameters (AdamW from an accumulated gradient). Row counts vary with dynamic sampling and lengths with
-	// the batch, so their shapes are counted and never meet GoMLX's limit.
+	// parameters (AdamW from an accumulated gradient). Row counts vary
+	// with dynamic sampling and lengths with the batch, so their shapes
+	// are counted and never meet GoMLX's limit.
 	graphs *model.Graphs
 }
 
