@@ -46,19 +46,26 @@ func adamW(opt AdamW, specs []model.ParamSpec, params, mom, vel, grads []*Node, 
 }
 
 // gradNorm is ‖g‖ over every parameter, its squares summed in the order
-// of the parameters' names, so the norm (and so clipping) does not depend
-// on the order the parameters are passed in.
+// of the parameters' names (byName), so the norm (and so clipping) does
+// not depend on the order the parameters are passed in.
 func gradNorm(specs []model.ParamSpec, grads []*Node) *Node {
-	byName := make([]int, len(grads))
-	for i := range byName {
-		byName[i] = i
-	}
-	slices.SortFunc(byName, func(a, b int) int { return strings.Compare(specs[a].Name, specs[b].Name) })
-	sq := ReduceAllSum(Square(grads[byName[0]]))
-	for _, i := range byName[1:] {
+	order := byName(specs)
+	sq := ReduceAllSum(Square(grads[order[0]]))
+	for _, i := range order[1:] {
 		sq = Add(sq, ReduceAllSum(Square(grads[i])))
 	}
 	return Sqrt(sq)
+}
+
+// byName is the parameters' indices in the order of their names: the
+// order in which gradNorm and hostNorm add the squares up.
+func byName(specs []model.ParamSpec) []int {
+	order := make([]int, len(specs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(specs[a].Name, specs[b].Name) })
+	return order
 }
 
 // adamWApply is adamW's update given the gradient's norm: the new

@@ -3,8 +3,6 @@ package optim
 import (
 	"fmt"
 	"math"
-	"slices"
-	"strings"
 
 	"github.com/credo-rl/credo/model"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
@@ -119,15 +117,11 @@ func pick[T any](ts []T, idx []int) []T {
 }
 
 // hostNorm is gradNorm from each parameter's Σg²: √ of their float32 sum
-// in the parameters' name order.
+// in byName's order.
 func hostNorm(specs []model.ParamSpec, sq []float32) float32 {
-	byName := make([]int, len(sq))
-	for i := range byName {
-		byName[i] = i
-	}
-	slices.SortFunc(byName, func(a, b int) int { return strings.Compare(specs[a].Name, specs[b].Name) })
-	s := sq[byName[0]]
-	for _, i := range byName[1:] {
+	order := byName(specs)
+	s := sq[order[0]]
+	for _, i := range order[1:] {
 		s += sq[i]
 	}
 	return float32(math.Sqrt(float64(s)))
