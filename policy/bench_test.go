@@ -24,14 +24,7 @@ import (
 //
 //	CREDO_BENCH_MODEL=runs/smollm2 go test ./policy -run XXX -bench GenerateReal -benchtime 3x
 func BenchmarkGenerateReal(b *testing.B) {
-	dir := os.Getenv("CREDO_BENCH_MODEL")
-	if dir == "" {
-		b.Skip("CREDO_BENCH_MODEL is not set: no real model to sample")
-	}
-	p, err := policy.Load(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := realPolicy(b)
 	sets := map[string]struct {
 		prompts []string
 		group   int
@@ -73,6 +66,21 @@ func BenchmarkGenerateReal(b *testing.B) {
 const benchPoem = "Write a short poem about the sea. Do not use any commas."
 
 // ifevalPrompts are the first n prompts of the shared IFEval data.
+// realPolicy loads the real pretrained model CREDO_BENCH_MODEL names (a
+// `credo import-gguf` folder of SmolLM2-135M-Instruct), skipping tb when
+// it is unset.
+func realPolicy(tb testing.TB) *policy.Policy {
+	dir := os.Getenv("CREDO_BENCH_MODEL")
+	if dir == "" {
+		tb.Skip("CREDO_BENCH_MODEL is not set: no real model to run")
+	}
+	p, err := policy.Load(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
 func ifevalPrompts(n int) ([]string, error) {
 	data, err := os.ReadFile(filepath.Join(shareddata.Dir(), "ifeval", "input_data.jsonl"))
 	if err != nil {

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"testing"
 
-	"github.com/credo-rl/credo/policy"
 	"github.com/credo-rl/credo/sample"
 	"github.com/gomlx/compute/dtypes/bfloat16"
 	"github.com/gomlx/compute/dtypes/float16"
@@ -28,14 +26,7 @@ import (
 //
 //	CREDO_BENCH_MODEL=runs/smollm2 go test ./policy -run SixteenBit -v
 func TestSixteenBitWeightsLogProbs(t *testing.T) {
-	dir := os.Getenv("CREDO_BENCH_MODEL")
-	if dir == "" {
-		t.Skip("CREDO_BENCH_MODEL is not set: no real model to measure")
-	}
-	p, err := policy.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := realPolicy(t)
 	prompts, err := ifevalPrompts(4)
 	if err != nil {
 		t.Skip(err)
