@@ -236,8 +236,9 @@ func (b *Backend) Finalize() {
 // stays reachable until two collections pass, and counts as live for the
 // collector's pacing meanwhile. A caller whose calls change shape from one
 // to the next (a training step's micro-batches of varying lengths) finds
-// few of them reusable, and its heap grew to twice what it held: releasing
-// them between such calls bounds it. The backend stays usable.
+// few of them reusable, and they inflate its heap until the collector
+// runs twice: releasing them between such calls bounds that. The backend
+// stays usable.
 func (b *Backend) ReleaseBuffers() {
 	b.bufferPools.Clear()
 }
