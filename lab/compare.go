@@ -258,6 +258,9 @@ func (c CompareConfig) manifest() (CompareManifest, error) {
 	}
 	shared := c.Train
 	shared.Method, shared.Seed, shared.Init, shared.Out = "", 0, "", "" // each run's own
+	if shared.Records != "" {
+		shared.Records = ckpt.AbsPath(shared.Records) // resumable from any working directory
+	}
 	var err error
 	if m.Train, err = json.Marshal(shared); err != nil {
 		return m, fmt.Errorf("compare: %w", err)

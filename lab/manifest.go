@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/credo-rl/credo/ckpt"
 	"github.com/credo-rl/credo/internal/lock"
 	"github.com/credo-rl/credo/run"
 )
@@ -125,6 +127,8 @@ func sameSettings(dir string, saved, now run.Manifest) error {
 		return fmt.Errorf("compare: %s/%s does not record the settings its runs were made with (an older credo wrote it), so they cannot be checked: choose another --out", dir, run.ManifestFile)
 	}
 	saved.Runs, now.Runs = nil, nil
+	saved.Train = sameRecordsPath(dir, saved.Train, now.Train)
+	saved.WarmupConfig = sameRecordsPath(dir, saved.WarmupConfig, now.WarmupConfig)
 	changes, err := run.Diff(saved, now)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
@@ -151,3 +155,30 @@ func sameSettings(dir string, saved, now run.Manifest) error {
 
 // notLock is true for a folder entry other than a lock file.
 func notLock(e fs.DirEntry) bool { return e.Name() != lock.File }
+
+// sameRecordsPath is saved (a run configuration's JSON) with its records
+// path replaced by now's when both name the same file however written
+// (relative to another working directory, or moved with the comparison
+// folder), as a run's own resume compares paths; the file's digest,
+// records_sha256, is still compared. Else saved as it is.
+func sameRecordsPath(dir string, saved, now json.RawMessage) json.RawMessage {
+	var a, b struct {
+		Records string `json:"records"`
+	}
+	if json.Unmarshal(saved, &a) != nil || json.Unmarshal(now, &b) != nil || a.Records == "" || b.Records == "" || a.Records == b.Records {
+		return saved
+	}
+	if _, _, p := ckpt.PathDiff("records", a.Records, b.Records, dir, ckpt.AbsPath(dir)); p != nil {
+		return saved
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(saved, &m) != nil {
+		return saved
+	}
+	m["records"], _ = json.Marshal(b.Records)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return saved
+	}
+	return out
+}

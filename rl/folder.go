@@ -80,7 +80,7 @@ func resumeCompare(saved, now Config) (Config, []Change, settings.Problems) {
 	for _, f := range []struct {
 		key      string
 		was, now *string
-	}{{"init", &saved.Init, &now.Init}, {"prm", &saved.PRM, &now.PRM}} {
+	}{{"init", &saved.Init, &now.Init}, {"prm", &saved.PRM, &now.PRM}, {"records", &saved.Records, &now.Records}} {
 		resolved, ch, p := ckpt.PathDiff(f.key, *f.was, *f.now, saved.Out, nowOut)
 		changes, refused = ckpt.AppendDiff(changes, refused, ch, p)
 		*f.now, *f.was = resolved, resolved

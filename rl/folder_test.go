@@ -139,3 +139,33 @@ func TestResumeKnowsFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeComparesRecordsPath: a records file is a path like init: saved
+// absolute, it matches the same file named relatively from here, and
+// another file is refused (its digest is checked apart, when the task is
+// built).
+func TestResumeComparesRecordsPath(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"x.jsonl", "y.jsonl"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(root)
+	saved := DefaultConfig()
+	saved.Out, saved.Records, saved.Format = filepath.Join(root, "run"), filepath.Join(root, "x.jsonl"), "ifeval"
+	for _, tc := range []struct {
+		records string
+		refused bool
+	}{{"x.jsonl", false}, {"./x.jsonl", false}, {filepath.Join(root, "x.jsonl"), false}, {"y.jsonl", true}} {
+		now := saved
+		now.Records = tc.records
+		got, _, refused := resumeCompare(saved, now)
+		if (len(refused) > 0) != tc.refused {
+			t.Errorf("records %q after %q: refused %v, want refused %v", tc.records, saved.Records, refused, tc.refused)
+		}
+		if !tc.refused && got.Records != saved.Records {
+			t.Errorf("records %q resolved to %q, want %q", tc.records, got.Records, saved.Records)
+		}
+	}
+}
