@@ -157,6 +157,7 @@ func compare(ctx context.Context, fs *cli.Flags, cmd string, args []string, c la
 		}
 		c.PRM = inf
 	}
+	limitToBudget(int64(c.Train.Memory.Budget))
 	if err := lab.Compare(ctx, c, stderr); err != nil {
 		if ctx.Err() != nil {
 			return compareInterrupted(c, cmd, args, err)

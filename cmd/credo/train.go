@@ -53,6 +53,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if acceptMissing(fs) {
 		opts = append(opts, rl.WithMissingChecksums())
 	}
+	limitToBudget(int64(c.Memory.Budget))
 	tr, err := rl.New(ctx, c, *resume, stderr, opts...)
 	if err != nil {
 		return explain(fs, err)
