@@ -14,6 +14,7 @@ import (
 
 	"github.com/credo-rl/credo/cmd/credo/internal/cli"
 	"github.com/credo-rl/credo/credit"
+	"github.com/credo-rl/credo/model/hf"
 	"github.com/credo-rl/credo/report"
 	"github.com/credo-rl/credo/rl"
 	"github.com/credo-rl/credo/run"
@@ -157,7 +158,7 @@ func compare(ctx context.Context, fs *cli.Flags, cmd string, args []string, c la
 		}
 		c.PRM = inf
 	}
-	limitToBudget(int64(c.Train.Memory.Budget))
+	limitHeap(heapLimit(int64(c.Train.Memory.Budget), initParams(c.Init)))
 	if err := lab.Compare(ctx, c, stderr); err != nil {
 		if ctx.Err() != nil {
 			return compareInterrupted(c, cmd, args, err)
@@ -205,4 +206,18 @@ func compareInterrupted(c lab.CompareConfig, cmd string, args []string, err erro
 		return interrupted{"\ninterrupted before the current run finished a step; finished runs are kept.\n" +
 			"run the same command again to continue:", again}
 	}
+}
+
+// initParams is the parameter count of the model folder --init names, or 0
+// when it names none that hf.ReadConfig reads (a comparison that makes its
+// own warm-up trains a built-in size, which its budget holds).
+func initParams(dir string) int {
+	if dir == "" {
+		return 0
+	}
+	mc, err := hf.ReadConfig(dir)
+	if err != nil {
+		return 0
+	}
+	return mc.NumParams()
 }

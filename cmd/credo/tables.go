@@ -27,7 +27,7 @@ func adamSettings() []cli.Setting {
 // memorySettings are optim.Memory's, for every command that trains.
 func memorySettings() []cli.Setting {
 	return []cli.Setting{
-		{Key: "memory_budget", Flag: "memory-budget", Usage: "memory a training step may take, such as 512MiB or 4GiB: its weights, gradient and AdamW moments (16 bytes a parameter) and its activations; a batch whose activations' estimate (model.Config.StepBytes) does not fit the rest is split into micro-batches whose summed gradients give the same update; the process's Go heap limit becomes 5/4 of it unless GOMEMLIMIT is set; 0: never split"},
+		{Key: "memory_budget", Flag: "memory-budget", Usage: "memory a training step may take, such as 512MiB or 4GiB: its weights, gradient and AdamW moments (16 bytes a parameter) and its activations; a batch whose activations' estimate (model.Config.StepBytes) does not fit the rest is split into micro-batches whose summed gradients give the same update; the process's Go heap limit becomes 5/4 of it (or of twice the model's 16 bytes a parameter, when more) unless GOMEMLIMIT is set; 0: never split"},
 		{Key: "micro_batch", Flag: "micro-batch", Usage: "sequences per micro-batch, overriding --memory-budget (0: chosen from the budget)"},
 	}
 }

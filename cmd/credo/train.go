@@ -53,11 +53,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if acceptMissing(fs) {
 		opts = append(opts, rl.WithMissingChecksums())
 	}
-	limitToBudget(int64(c.Memory.Budget))
 	tr, err := rl.New(ctx, c, *resume, stderr, opts...)
 	if err != nil {
 		return explain(fs, err)
 	}
+	limitHeap(heapLimit(int64(c.Memory.Budget), tr.Policy().Model.Config.NumParams()))
 	defer tr.Close()
 	if err := recordBackend(c.Out, tr.Policy().Model); err != nil { // a resume records the backend it runs on now
 		return err
