@@ -1,6 +1,7 @@
 package credit
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -246,7 +247,8 @@ func TestPropertyShuffleMultiset(t *testing.T) {
 	}
 }
 
-// Replay is asked only about responses with a varying reward, in one call.
+// Replay is asked only about responses with a varying reward, each
+// request once, in at most one call per run of responses with one prompt.
 func TestPropertyReplayOnlyWhereNeeded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for trial := range 300 {
@@ -254,8 +256,22 @@ func TestPropertyReplayOnlyWhereNeeded(t *testing.T) {
 		rp := hashReplayer(13)
 		b.Replay = rp
 		adv, _ := run(t, "mrtpo", DefaultConfig(), b)
-		if rp.calls > 1 {
-			t.Fatalf("trial %d: %d replay calls", trial, rp.calls)
+		runs := 0
+		for i := range b.Prompts {
+			if i == 0 || b.Prompts[i] != b.Prompts[i-1] {
+				runs++
+			}
+		}
+		if rp.calls > runs {
+			t.Fatalf("trial %d: %d replay calls for %d runs of one prompt", trial, rp.calls, runs)
+		}
+		asked := map[string]bool{}
+		for _, r := range rp.requests {
+			if key := r.Key(); asked[key] {
+				t.Fatalf("trial %d: request %q %v asked twice", trial, r.Prompt, r.Response)
+			} else {
+				asked[key] = true
+			}
 		}
 		needed := map[string]bool{}
 		for i := range b.Groups {
@@ -308,5 +324,58 @@ func TestPropertyP2TFinite(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Replayed part by part (one prompt's responses at a time, each request's
+// distributions dropped after the last part that reads them), the rows
+// equal those scored from one call over every request, and no call asks
+// for more than one run of a prompt needs.
+func TestPropertyReplayByPartsEqualsOneCall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	parted := 0
+	for trial := range 200 {
+		b := randomBatch(rng, 1+rng.IntN(3))
+		c := DefaultConfig()
+		c.Placebo = trial%2 == 1
+		m, err := New("mrtpo", c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _ := replaySourceOf(m)
+		v, err := newView(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := src.plan(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		all, err := runReplay(ctx, hashReplayer(11), p.reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := src.score(ctx, p, all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rp := hashReplayer(11)
+		got, err := src.replayScore(ctx, rp, p, b.Prompts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.jobs, want.jobs) || !slices.Equal(got.sums, want.sums) || !slices.EqualFunc(got.rows, want.rows, slices.Equal) {
+			t.Fatalf("trial %d: part by part %v %v, one call %v %v", trial, got.jobs, got.rows, want.jobs, want.rows)
+		}
+		if len(rp.requests) != len(p.reqs) {
+			t.Fatalf("trial %d: %d requests asked for a plan of %d", trial, len(rp.requests), len(p.reqs))
+		}
+		if rp.calls > 1 {
+			parted++
+		}
+	}
+	if parted == 0 {
+		t.Error("no batch was replayed in more than one part")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/credo-rl/credo/credit/js"
@@ -56,8 +57,9 @@ type pairPlan struct {
 // (or js.Distance, its square root, with Config.JS "distance").
 // Block k of response i is Verdicts[k][i].Info. One full replay serves all
 // rewards of a response; a without-k prompt that renders like full (block k
-// is empty) needs no replay, q = 0; identical requests are made once; all of
-// the batch's requests go to the Replayer in one call. The metrics
+// is empty) needs no replay, q = 0; identical requests are made once; the
+// requests go to the Replayer one prompt's responses at a time (a call per
+// run of responses with the same prompt), each request once. The metrics
 // credit/replay/requests (sequences replayed) and credit/replay/pairs (share
 // of the batch's (response, reward) pairs whose q came from a replay) say
 // what it cost; credit/replay/js is the mean q over the replayed tokens.
@@ -71,8 +73,9 @@ type pairPlan struct {
 //
 // It is four steps, each its own function so that a trainer whose engine
 // replays (the service's /v1/replay-plan, PlanReplay) shares them: plan
-// (which requests), run (one Replayer call), score (the JS rows) and place
-// (rows onto pairs, and the metrics).
+// (which requests), run (the Replayer's calls), score (the JS rows; here
+// run and score go part by part, replayScore) and place (rows onto pairs,
+// and the metrics).
 func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m Metrics) ([][][]float64, error) {
 	if v.b.Replay == nil {
 		return nil, fmt.Errorf("the replay source needs Batch.Replay (the policy without gradients)")
@@ -81,11 +84,7 @@ func (s replaySource) relevance(ctx context.Context, v *view, _ [][]float64, m M
 	if err != nil {
 		return nil, err
 	}
-	out, err := runReplay(ctx, v.b.Replay, p.reqs)
-	if err != nil {
-		return nil, err
-	}
-	sc, err := s.score(ctx, p, out)
+	sc, err := s.replayScore(ctx, v.b.Replay, p, v.b.Prompts)
 	if err != nil {
 		return nil, err
 	}
@@ -253,24 +252,48 @@ type scoredRows struct {
 //	row[t] = max(0, js(full_t, other_t) − js(full_t, placebo_t)) (placebo)
 //
 // with js js.Divergence or js.Distance (Config.JS), and the row's sums of
-// both terms before the subtraction. Rows are independent, so they are
-// computed in parallel; two distributions of different lengths at one
-// position are an error.
+// both terms before the subtraction, from out, every request's answer.
+// Rows are independent, so they are computed in parallel; two
+// distributions of different lengths at one position are an error.
 func (s replaySource) score(ctx context.Context, p replayPlan, out [][][]float32) (scoredRows, error) {
+	sc, _ := planJobs(p, nil)
+	err := s.scoreJobs(ctx, p, &sc, 0, len(sc.jobs), func(r int) [][]float32 { return out[r] })
+	return sc, err
+}
+
+// planJobs lists the plan's distinct jobs in the order its pairs first
+// need them, with rows and sums to fill, and each job's part: parts start
+// where the pairs' response has another prompt than the one before (a
+// group's responses share their prompt, and their replays its prefix), so
+// parts are consecutive runs of jobs. prompts nil puts every job in part 0.
+func planJobs(p replayPlan, prompts []string) (scoredRows, []int) {
 	sc := scoredRows{jobOf: map[replayJob]int{}}
-	for _, pp := range p.pairs {
+	var partOf []int
+	part := 0
+	for n, pp := range p.pairs {
+		if n > 0 && prompts != nil && prompts[pp.i] != prompts[p.pairs[n-1].i] {
+			part++
+		}
 		if j := (replayJob{pp.full, pp.other, pp.placebo}); !pp.same {
 			if _, ok := sc.jobOf[j]; !ok {
 				sc.jobOf[j] = len(sc.jobs)
 				sc.jobs = append(sc.jobs, j)
+				partOf = append(partOf, part)
 			}
 		}
 	}
 	sc.rows = make([][]float64, len(sc.jobs))
 	sc.sums = make([][2]float64, len(sc.jobs))
-	err := parallel.For(ctx, len(sc.jobs), func(j int) error {
+	return sc, partOf
+}
+
+// scoreJobs fills the rows and sums of jobs [lo, hi) of sc (score's
+// formula), reading request r's answer as dist(r).
+func (s replaySource) scoreJobs(ctx context.Context, p replayPlan, sc *scoredRows, lo, hi int, dist func(r int) [][]float32) error {
+	return parallel.For(ctx, hi-lo, func(n int) error {
+		j := lo + n
 		job := sc.jobs[j]
-		full, other := out[job.full], out[job.other]
+		full, other := dist(job.full), dist(job.other)
 		row := make([]float64, len(full))
 		for t := range row {
 			if len(full[t]) != len(other[t]) {
@@ -280,7 +303,7 @@ func (s replaySource) score(ctx context.Context, p replayPlan, out [][][]float32
 			row[t] = s.js(full[t], other[t])
 			sc.sums[j][0] += row[t]
 			if job.placebo >= 0 {
-				pl := s.js(full[t], out[job.placebo][t])
+				pl := s.js(full[t], dist(job.placebo)[t])
 				sc.sums[j][1] += pl
 				row[t] = max(0, row[t]-pl)
 			}
@@ -288,7 +311,59 @@ func (s replaySource) score(ctx context.Context, p replayPlan, out [][][]float32
 		sc.rows[j] = row
 		return nil
 	})
-	return sc, err
+}
+
+// replayScore runs and scores the plan part by part (planJobs' parts: one
+// prompt's responses), keeping a request's distributions only until the
+// last part that reads it: a step holds one group's [R][T][V] tables at a
+// time instead of the batch's (with SmolLM2's 49,152-token vocabulary, 25
+// MB a 128-token replay). The rows equal score's on one call's answers up
+// to the float rounding of the calls' other row counts.
+func (s replaySource) replayScore(ctx context.Context, r Replayer, p replayPlan, prompts []string) (scoredRows, error) {
+	sc, partOf := planJobs(p, prompts)
+	last := make([]int, len(p.reqs)) // the last part that reads each request
+	for j, job := range sc.jobs {
+		for _, q := range []int{job.full, job.other, job.placebo} {
+			if q >= 0 {
+				last[q] = max(last[q], partOf[j])
+			}
+		}
+	}
+	have := map[int][][]float32{}
+	for lo := 0; lo < len(sc.jobs); {
+		part, hi := partOf[lo], lo
+		var idx []int
+		var reqs []ReplayRequest
+		for ; hi < len(sc.jobs) && partOf[hi] == part; hi++ {
+			job := sc.jobs[hi]
+			for _, q := range []int{job.full, job.other, job.placebo} {
+				if _, ok := have[q]; q >= 0 && !ok && !slices.Contains(idx, q) {
+					idx, reqs = append(idx, q), append(reqs, p.reqs[q])
+				}
+			}
+		}
+		slices.Sort(idx) // the plan's order: parts run in it
+		for n, q := range idx {
+			reqs[n] = p.reqs[q]
+		}
+		out, err := runReplay(ctx, r, reqs)
+		if err != nil {
+			return sc, err
+		}
+		for n, q := range idx {
+			have[q] = out[n]
+		}
+		if err := s.scoreJobs(ctx, p, &sc, lo, hi, func(q int) [][]float32 { return have[q] }); err != nil {
+			return sc, err
+		}
+		for q := range have {
+			if last[q] <= part {
+				delete(have, q)
+			}
+		}
+		lo = hi
+	}
+	return sc, nil
 }
 
 // place sets q[k][i] for every planned pair, [K][N] with nil rows for the
