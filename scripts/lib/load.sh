@@ -1,6 +1,6 @@
 # load.sh is sourced by the scripts that publish timings (scripts/bench.sh,
 # bench-sample.sh, bench-sample-real.sh, bench-xla.sh, scaling.sh, fresh-times.sh,
-# phases.sh): a figure measured beside another heavy job measures the
+# phases.sh, ab-step.sh): a figure measured beside another heavy job measures the
 # sharing, so they refuse to start on a busy machine and state the load
 # they ran at.
 #
