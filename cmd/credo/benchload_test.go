@@ -131,6 +131,7 @@ func TestBenchScriptsRefuseBusy(t *testing.T) {
 		{"scaling.sh"},
 		{"phases.sh", "runs/none"},
 		{"fresh-times.sh"},
+		{"ab-step.sh", "a", "b", "runs/none"},
 	} {
 		t.Run(s[0], func(t *testing.T) {
 			path := filepath.Join(root, "scripts", s[0])
