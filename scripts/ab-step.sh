@@ -7,7 +7,7 @@
 #
 #   scripts/ab-step.sh A B INIT_DIR [TASK] [METHOD]
 #   A and B: a credo binary, or a commit (built into a temporary folder)
-#   e.g. scripts/ab-step.sh 9484c9a eb0345f <SmolLM2 folder> ifeval mrtpo
+#   e.g. scripts/ab-step.sh 2e1435c 0ef7e4d <SmolLM2 folder> ifeval mrtpo
 #
 # Environment: STEPS (default 2; step 1 compiles the graphs), PROMPTS (4),
 # GROUP (8), MAX_TOKENS (128), LR (1e-5), ROUNDS (1: A then B; 2: A B A B);
