@@ -332,17 +332,17 @@ func (s replaySource) replayScore(ctx context.Context, r Replayer, p replayPlan,
 	have := map[int][][]float32{}
 	for lo := 0; lo < len(sc.jobs); {
 		part, hi := partOf[lo], lo
-		var idx []int
-		var reqs []ReplayRequest
+		var idx []int // the part's requests not yet replayed
 		for ; hi < len(sc.jobs) && partOf[hi] == part; hi++ {
 			job := sc.jobs[hi]
 			for _, q := range []int{job.full, job.other, job.placebo} {
 				if _, ok := have[q]; q >= 0 && !ok && !slices.Contains(idx, q) {
-					idx, reqs = append(idx, q), append(reqs, p.reqs[q])
+					idx = append(idx, q)
 				}
 			}
 		}
 		slices.Sort(idx) // the plan's order: parts run in it
+		reqs := make([]ReplayRequest, len(idx))
 		for n, q := range idx {
 			reqs[n] = p.reqs[q]
 		}
